@@ -1,0 +1,107 @@
+"""One tree of errors for everything the core can find wrong.
+
+Caller misuse (a wrong type, an impossible argument) stays ValueError/TypeError;
+these are for untrusted data that fails a check.
+"""
+
+
+class FairdealError(Exception):
+    """Base of every error the core raises about data it was given."""
+
+
+class EncodingError(FairdealError):
+    """A value has no canonical encoding (a float, a huge integer, a bad string)."""
+
+
+class SeedError(FairdealError):
+    """A client seed that cannot be used (empty, too long, not printable text)."""
+
+
+class SignatureError(FairdealError):
+    """A signature that does not verify."""
+
+
+class BadSignatureError(SignatureError):
+    """The signature is not the named key's signature over this data."""
+
+
+class UnknownKeyError(SignatureError):
+    """The data names a key id that is not among the trusted keys."""
+
+
+class KeyFileError(FairdealError):
+    """A key file that cannot be read as the expected kind of key."""
+
+
+class EventError(FairdealError):
+    """An event or a chain of events that fails a check."""
+
+
+class EventSchemaError(EventError):
+    """An event that is not of the logged shape (missing field, wrong type)."""
+
+
+class HashMismatchError(EventError):
+    """The hash stated beside an event is not the hash of its canonical bytes."""
+
+
+class ChainGapError(EventError):
+    """A ``seq`` that does not follow the previous one by exactly one."""
+
+
+class ChainForkError(EventError):
+    """A ``prev`` that is not the hash of the event before it."""
+
+
+class WrongTableError(EventError):
+    """An event of another table inside this table's chain."""
+
+
+class TimeWentBackError(EventError):
+    """An event stamped earlier than the event before it."""
+
+
+class GameError(FairdealError):
+    """A command the rules refuse. ``code`` is stable: the API and the verifier report it."""
+
+    code = "illegal_action"
+
+
+class OptionsError(GameError):
+    """Table options or match conditions outside what the rules allow."""
+
+    code = "invalid_options"
+
+
+class IllegalActionError(GameError):
+    """An action the rules do not allow in this state."""
+
+    code = "illegal_action"
+
+
+class OutOfTurnError(IllegalActionError):
+    """A seat acting when it is not its turn."""
+
+    code = "out_of_turn"
+
+
+class SealedError(IllegalActionError):
+    """A client seed offered after the round was sealed."""
+
+    code = "round_sealed"
+
+
+class LimitError(IllegalActionError):
+    """A bet over the maximum, over the bank's uncovered funds, or over the seat's balance."""
+
+    code = "over_limit"
+
+
+class NotDueError(IllegalActionError):
+    """A timeout claimed before its deadline."""
+
+    code = "not_due"
+
+
+class ReplayMismatchError(EventError):
+    """A logged event that is not what the rules decide from the events before it."""

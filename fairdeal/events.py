@@ -1,0 +1,207 @@
+"""Events, their canonical hash, signatures, and the per-table hash chain.
+
+An event is {version, table, round, seq, prev, time, type, actor, data}. Its hash is
+SHA-256(tag || RFC 8785 bytes); ``prev`` is the hash of the table's previous event
+(64 zeros for the first), ``seq`` counts from 0 by one, ``time`` is integer
+milliseconds since the Unix epoch. A signed event adds the key id and an Ed25519
+signature over the tagged hash.
+"""
+
+import hashlib
+import hmac
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairdeal import tags
+from fairdeal.canonical import canonical_bytes
+from fairdeal.errors import (
+    ChainForkError,
+    ChainGapError,
+    EventSchemaError,
+    HashMismatchError,
+    TimeWentBackError,
+    WrongTableError,
+)
+from fairdeal.keys import KeySet, Signer
+
+VERSION = 1
+GENESIS_PREV = "0" * 64
+SERVER = "server"
+_FIELDS = ("version", "table", "round", "seq", "prev", "time", "type", "actor", "data")
+_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+_TYPE = re.compile(r"[a-z][a-z0-9_]{0,39}")
+_ACTOR = re.compile(r"server|seat:(0|[1-9][0-9]?)")
+_HEX32 = re.compile(r"[0-9a-f]{64}")
+_HEX64 = re.compile(r"[0-9a-f]{128}")
+
+
+def seat_actor(seat: int) -> str:
+    return f"seat:{seat}"
+
+
+def actor_seat(actor: str) -> int | None:
+    """The seat number an actor names, or None for the server."""
+    return None if actor == SERVER else int(actor.removeprefix("seat:"))
+
+
+@dataclass(frozen=True)
+class Draft:
+    """What a game decides: an event before the chain gives it seq, prev and time."""
+
+    type: str
+    actor: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    round: str | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    version: int
+    table: str
+    round: str | None
+    seq: int
+    prev: str
+    time: int
+    type: str
+    actor: str
+    data: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in _FIELDS}
+
+    @classmethod
+    def from_json(cls, obj: Any) -> "Event":
+        """Parse a logged event, refusing any shape the log does not use."""
+        if not isinstance(obj, dict) or set(obj) != set(_FIELDS):
+            raise EventSchemaError(f"an event has exactly the fields {', '.join(_FIELDS)}")
+        event = cls(**obj)
+        _check_shape(event)
+        return event
+
+    @property
+    def draft(self) -> Draft:
+        return Draft(self.type, self.actor, self.data, self.round)
+
+    def hash(self) -> bytes:
+        return hashlib.sha256(tags.EVENT + canonical_bytes(self.to_json())).digest()
+
+
+@dataclass(frozen=True)
+class SignedEvent:
+    event: Event
+    hash: bytes
+    key_id: str
+    signature: bytes
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "event": self.event.to_json(),
+            "hash": self.hash.hex(),
+            "key_id": self.key_id,
+            "signature": self.signature.hex(),
+        }
+
+    @classmethod
+    def from_json(cls, obj: Any) -> "SignedEvent":
+        if not isinstance(obj, dict) or set(obj) != {"event", "hash", "key_id", "signature"}:
+            raise EventSchemaError("a signed event has exactly event, hash, key_id, signature")
+        hash_hex, key, sig_hex = obj["hash"], obj["key_id"], obj["signature"]
+        if not _is_hex(_HEX32, hash_hex) or not _is_hex(_HEX64, sig_hex):
+            raise EventSchemaError("hash or signature is not lowercase hex of the right length")
+        if not isinstance(key, str):
+            raise EventSchemaError("key_id is not a string")
+        return cls(
+            Event.from_json(obj["event"]), bytes.fromhex(hash_hex), key, bytes.fromhex(sig_hex)
+        )
+
+    def check(self, keys: KeySet) -> None:
+        """The stated hash is the event's hash and the signature verifies under a trusted key."""
+        if not hmac.compare_digest(self.event.hash(), self.hash):
+            raise HashMismatchError(f"seq {self.event.seq}: stated hash is not the event's hash")
+        keys.verify_hash(self.key_id, self.hash, self.signature)
+
+
+def sign(event: Event, signer: Signer) -> SignedEvent:
+    digest = event.hash()
+    return SignedEvent(event, digest, signer.key_id, signer.sign_hash(digest))
+
+
+@dataclass(frozen=True)
+class ChainHead:
+    """Where a table's chain stands: the next seq, the last hash and time."""
+
+    table: str
+    next_seq: int = 0
+    prev: str = GENESIS_PREV
+    time: int = 0
+
+    def stamp(self, draft: Draft, time: int) -> Event:
+        """Make the next event of this chain; time never goes back."""
+        return Event(
+            VERSION,
+            self.table,
+            draft.round,
+            self.next_seq,
+            self.prev,
+            max(time, self.time),
+            draft.type,
+            draft.actor,
+            dict(draft.data),
+        )
+
+    def advance(self, event: Event, event_hash: bytes) -> "ChainHead":
+        return ChainHead(self.table, event.seq + 1, event_hash.hex(), event.time)
+
+    def follow(self, signed: SignedEvent, keys: KeySet) -> "ChainHead":
+        """Check that ``signed`` is the next link of this chain and return the new head."""
+        event = signed.event
+        if event.table != self.table:
+            raise WrongTableError(f"seq {event.seq}: event of table {event.table!r}")
+        if event.seq != self.next_seq:
+            raise ChainGapError(f"expected seq {self.next_seq}, found {event.seq}")
+        if not hmac.compare_digest(event.prev, self.prev):
+            raise ChainForkError(f"seq {event.seq}: prev is not the previous event's hash")
+        if event.time < self.time:
+            raise TimeWentBackError(f"seq {event.seq}: time {event.time} < {self.time}")
+        signed.check(keys)
+        return self.advance(event, signed.hash)
+
+
+def check_chain(
+    events: Iterable[SignedEvent], keys: KeySet, head: ChainHead | None = None
+) -> ChainHead:
+    """Check a run of a table's chain from ``head`` (the genesis if None); return its end."""
+    for signed in events:
+        if head is None:
+            head = ChainHead(signed.event.table)
+        head = head.follow(signed, keys)
+    if head is None:
+        raise ValueError("an empty chain has no head")
+    return head
+
+
+def _is_hex(pattern: re.Pattern[str], value: Any) -> bool:
+    return isinstance(value, str) and pattern.fullmatch(value) is not None
+
+
+def _check_shape(event: Event) -> None:
+    checks = (
+        (type(event.version) is int and event.version == VERSION, "version must be 1"),
+        (isinstance(event.table, str) and bool(_ID.fullmatch(event.table)), "bad table id"),
+        (
+            event.round is None
+            or (isinstance(event.round, str) and bool(_ID.fullmatch(event.round))),
+            "bad round id",
+        ),
+        (type(event.seq) is int and event.seq >= 0, "seq must be a non-negative integer"),
+        (_is_hex(_HEX32, event.prev), "prev must be 64 lowercase hex digits"),
+        (type(event.time) is int and event.time >= 0, "time must be a non-negative integer"),
+        (isinstance(event.type, str) and bool(_TYPE.fullmatch(event.type)), "bad event type"),
+        (isinstance(event.actor, str) and bool(_ACTOR.fullmatch(event.actor)), "bad actor"),
+        (isinstance(event.data, dict), "data must be an object"),
+    )
+    for ok, reason in checks:
+        if not ok:
+            raise EventSchemaError(f"seq {event.seq!r}: {reason}")

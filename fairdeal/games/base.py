@@ -1,0 +1,80 @@
+"""The interface every game implements, and the command that drives it.
+
+A game is a module-level object with five pure functions. The service and the
+verifier call the same ones:
+
+- ``options(raw)``: the table's options with defaults filled in; raises OptionsError.
+  The result is what ``table_created`` logs, and a fixed point: options(options(x)).
+- ``new(options)``: the state of a freshly created table with no seat taken.
+- ``decide(state, command, secret)``: the drafts of the events the command causes.
+  The first draft always records the command itself (same type, actor and data), so
+  any logged run of events can be replayed: rebuild the command from the first
+  event, decide again, and compare. Raises a GameError for anything illegal.
+- ``apply(state, event)``: the state after one logged event; never raises for an
+  event ``decide`` produced.
+- ``legal_actions(state, seat, secret)``: the command types that seat may send now.
+- ``view_for(state, seat, secret)``: what that seat may see (None: the public).
+- ``due(state, now)``: the server command a passed deadline calls for, if any.
+- ``deck_rules(options)``: the rules the seal binds: {"game", "decks"}.
+
+``secret`` is the current round's 32-byte server seed, or None where it is not
+known: the service always has it; the verifier learns it from the reveal.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from fairdeal.errors import IllegalActionError
+from fairdeal.events import Draft, Event
+
+
+@dataclass(frozen=True)
+class Command:
+    """A request to change a table: by a seat ("seat:N") or by the server ("server")."""
+
+    type: str
+    actor: str
+    time: int
+    data: Mapping[str, Any] = field(default_factory=dict)
+    round: str | None = None
+
+    @classmethod
+    def of(cls, event: Event) -> "Command":
+        """The command an event records (the first event of each decided run)."""
+        return cls(event.type, event.actor, event.time, event.data, event.round)
+
+
+class Game(Protocol):
+    """What a game plug-in provides; see the module docstring."""
+
+    name: str
+
+    def options(self, raw: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def deck_rules(self, options: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def new(self, options: Mapping[str, Any]) -> Any: ...
+
+    def decide(self, state: Any, command: Command, secret: bytes | None) -> list[Draft]: ...
+
+    def apply(self, state: Any, event: Event) -> Any: ...
+
+    def legal_actions(self, state: Any, seat: int, secret: bytes | None) -> list[str]: ...
+
+    def view_for(self, state: Any, seat: int | None, secret: bytes | None) -> dict[str, Any]: ...
+
+    def due(self, state: Any, now: int) -> Command | None: ...
+
+
+def record(command: Command, data: Mapping[str, Any], round_id: str | None = None) -> Draft:
+    """The draft that records ``command`` with its full ``data``.
+
+    The command may omit derived fields but may not contradict them or add others.
+    """
+    for key, value in command.data.items():
+        if key not in data:
+            raise IllegalActionError(f"{command.type} has no field {key!r}")
+        if data[key] != value or type(data[key]) is not type(value):
+            raise IllegalActionError(f"{command.type}: {key} must be {data[key]!r}")
+    return Draft(command.type, command.actor, dict(data), round_id or command.round)

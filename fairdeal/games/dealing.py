@@ -1,0 +1,203 @@
+"""The round protocol both games share: commit, contribute, seal, deal, reveal.
+
+A round opens with the server's commitment; each participating seat adds a client
+seed (or times out); the seal fixes the shuffle key; cards leave the deck strictly in
+order; the round ends with the server seed revealed. The game modules call these
+helpers from ``decide`` and ``apply`` and add their own rules around them.
+"""
+
+import hmac
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+from fairdeal import randomness
+from fairdeal.errors import IllegalActionError, NotDueError, OutOfTurnError, SealedError
+from fairdeal.events import SERVER, Draft, Event, actor_seat
+from fairdeal.games.base import Command, record
+
+UP, DOWN, BLIND = "up", "down", "blind"
+FACES = (UP, DOWN, BLIND)
+TIMED_OUT_SEED = ""  # a seat whose seed time ran out contributes the empty string
+_HEX32 = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A round's deck order and per-card salts, derived from the shuffle key."""
+
+    key: bytes
+    cards: tuple[str, ...]
+
+    def card(self, position: int) -> str:
+        return self.cards[position]
+
+    def salt(self, position: int) -> bytes:
+        return randomness.card_salt(self.key, position)
+
+    def commitment(self, position: int) -> str:
+        return randomness.card_commitment(self.salt(position), self.cards[position]).hex()
+
+
+@lru_cache(maxsize=64)
+def derive_deck(key: bytes, canonical_order: tuple[str, ...]) -> Deck:
+    return Deck(key, tuple(randomness.shuffle(key, canonical_order)))
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """Where a round's randomness stands. Seeds are kept in seat order once sealed."""
+
+    round_id: str
+    number: int
+    commitment: str
+    seats: tuple[int, ...]
+    seed_deadline: int | None
+    seeds: Mapping[int, str] = field(default_factory=dict)
+    sealed: bool = False
+    next_position: int = 0
+    revealed: bool = False
+
+    def client_seeds(self) -> list[str]:
+        return [self.seeds.get(seat, TIMED_OUT_SEED) for seat in self.seats]
+
+    def deck(self, secret: bytes | None, rules: Mapping[str, Any], order: tuple[str, ...]) -> Deck:
+        """The sealed round's deck, from the server seed; the seed must match the commitment."""
+        if secret is None or not self.sealed:
+            raise ValueError("the deck is known only from the server seed of a sealed round")
+        check_secret(secret, self.commitment)
+        key = randomness.shuffle_key(
+            secret, self.round_id, bytes.fromhex(self.commitment), self.client_seeds(), rules
+        )
+        return derive_deck(key, order)
+
+
+def check_secret(secret: bytes, commitment: str) -> None:
+    if not hmac.compare_digest(randomness.seed_commitment(secret).hex(), commitment):
+        raise IllegalActionError("the server seed does not match the round's commitment")
+
+
+# Drafts. Each returns the event the game logs; the games decide when.
+
+
+def opened(
+    command: Command, secret: bytes | None, number: int, seats: Sequence[int], seed_time: int
+) -> Draft:
+    """``round_opened`` by the server: the commitment (checked against the seed where it is
+    known), the round's number, its seats in order and the seed deadline."""
+    commitment = command.data.get("commitment")
+    if command.actor != SERVER or command.round is None:
+        raise IllegalActionError("the server opens a round, naming it")
+    if not isinstance(commitment, str) or not _HEX32.fullmatch(commitment):
+        raise IllegalActionError("round_opened needs the commitment as 64 lowercase hex digits")
+    if secret is not None:
+        check_secret(secret, commitment)
+    data = {
+        "commitment": commitment,
+        "number": number,
+        "seats": list(seats),
+        "seed_deadline": command.time + seed_time,
+    }
+    return record(command, data)
+
+
+def seed_draft(current: RoundState, actor: str, data: Mapping[str, Any]) -> Draft:
+    """``client_seed``: one per participating seat, only before the seal."""
+    seat = actor_seat(actor)
+    if current.sealed:
+        raise SealedError("the round is sealed: no more client seeds")
+    if seat is None or seat not in current.seats:
+        raise OutOfTurnError("only a seat playing this round contributes a seed")
+    if seat in current.seeds:
+        raise IllegalActionError("this seat already contributed its seed")
+    seed = data.get("seed")
+    if not isinstance(seed, str) or set(data) != {"seed"}:
+        raise IllegalActionError("client_seed carries exactly one text field, seed")
+    randomness.check_client_seed(seed)
+    return Draft("client_seed", actor, {"seed": seed}, current.round_id)
+
+
+def seed_timeout_draft(current: RoundState, data: Mapping[str, Any], now: int) -> Draft:
+    """``seed_timeout``: the seats whose seed time ran out, logged with the deadline."""
+    expected = {"deadline": current.seed_deadline, "seats": missing_seeds(current)}
+    if current.sealed or current.seed_deadline is None or dict(data) != expected:
+        raise IllegalActionError("no such seed deadline is pending")
+    if now < current.seed_deadline:
+        raise NotDueError("the seed deadline has not passed")
+    return Draft("seed_timeout", SERVER, expected, current.round_id)
+
+
+def missing_seeds(current: RoundState) -> list[int]:
+    return [seat for seat in current.seats if seat not in current.seeds]
+
+
+def sealed_draft(current: RoundState) -> Draft:
+    """``round_sealed``: the client seeds in seat order, as the shuffle key binds them."""
+    return Draft("round_sealed", SERVER, {"client_seeds": current.client_seeds()}, current.round_id)
+
+
+def deal_draft(current: RoundState, deck: Deck, seat: int | None, face: str) -> Draft:
+    """``card_dealt`` at the next position: the card if face up, else its commitment only."""
+    if face not in FACES:
+        raise ValueError(f"face must be one of {FACES}")
+    position = current.next_position
+    if position >= len(deck.cards):
+        raise IllegalActionError("the deck is exhausted")
+    data: dict[str, Any] = {"position": position, "seat": seat, "face": face}
+    if face == UP:
+        data["card"] = deck.card(position)
+    else:
+        data["commitment"] = deck.commitment(position)
+    return Draft("card_dealt", SERVER, data, current.round_id)
+
+
+def revealed_draft(current: RoundState, secret: bytes | None) -> Draft:
+    """``round_revealed``: the server seed, the last event of every round."""
+    if secret is None:
+        raise ValueError("the reveal needs the server seed")
+    check_secret(secret, current.commitment)
+    return Draft("round_revealed", SERVER, {"server_seed": secret.hex()}, current.round_id)
+
+
+def voided_draft(current: RoundState, reason: str) -> Draft:
+    """``round_voided``: a sealed round that cannot finish, with the reason; a reveal follows."""
+    return Draft("round_voided", SERVER, {"reason": reason}, current.round_id)
+
+
+# Applying the shared events.
+
+
+def apply_opened(event: Event) -> RoundState:
+    data = event.data
+    assert event.round is not None
+    return RoundState(
+        round_id=event.round,
+        number=data["number"],
+        commitment=data["commitment"],
+        seats=tuple(data["seats"]),
+        seed_deadline=data["seed_deadline"],
+    )
+
+
+def apply_seed(current: RoundState, event: Event) -> RoundState:
+    seat = actor_seat(event.actor)
+    assert seat is not None
+    return replace(current, seeds={**current.seeds, seat: event.data["seed"]})
+
+
+def apply_sealed(current: RoundState) -> RoundState:
+    return replace(current, sealed=True)
+
+
+def apply_dealt(current: RoundState) -> RoundState:
+    return replace(current, next_position=current.next_position + 1)
+
+
+def apply_revealed(current: RoundState) -> RoundState:
+    return replace(current, revealed=True)
+
+
+def all_seeded(current: RoundState) -> bool:
+    return all(seat in current.seeds for seat in current.seats)

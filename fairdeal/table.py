@@ -1,0 +1,108 @@
+"""A table's log as a pure value: create it, run commands, replay what was logged.
+
+``execute`` is the one path by which anything happens at a table:
+command -> game.decide -> drafts -> stamp into the chain -> sign -> game.apply.
+``replay`` runs the same game functions over a logged chain and checks that every
+run of events is exactly what ``decide`` gives for the command its first event records.
+"""
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from fairdeal.errors import EventSchemaError, OptionsError, ReplayMismatchError
+from fairdeal.events import SERVER, ChainHead, Draft, Event, SignedEvent, sign
+from fairdeal.games.base import Command, Game
+from fairdeal.keys import Signer
+
+TABLE_CREATED = "table_created"
+ROUND_REVEALED = "round_revealed"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A game's state and its chain head: everything the next command needs."""
+
+    game: Game
+    state: Any
+    head: ChainHead
+
+
+def created_draft(game: Game, raw_options: Mapping[str, Any]) -> Draft:
+    return Draft(TABLE_CREATED, SERVER, {"game": game.name, "options": game.options(raw_options)})
+
+
+def create(
+    game: Game, table_id: str, raw_options: Mapping[str, Any], time: int, signer: Signer
+) -> tuple[Table, SignedEvent]:
+    """A new table: ``table_created`` at seq 0 with the game's name and full options."""
+    draft = created_draft(game, raw_options)
+    signed = sign(ChainHead(table_id).stamp(draft, time), signer)
+    table = Table(game, game.new(draft.data["options"]), ChainHead(table_id))
+    return replace(table, head=table.head.advance(signed.event, signed.hash)), signed
+
+
+def execute(
+    table: Table, command: Command, secret: bytes | None, signer: Signer
+) -> tuple[Table, list[SignedEvent]]:
+    """Decide, stamp, sign and apply one command; nothing changes if the rules refuse it."""
+    drafts = table.game.decide(table.state, command, secret)
+    state, head, receipts = table.state, table.head, []
+    for draft in drafts:
+        signed = sign(head.stamp(draft, command.time), signer)
+        state = table.game.apply(state, signed.event)
+        head = head.advance(signed.event, signed.hash)
+        receipts.append(signed)
+    return Table(table.game, state, head), receipts
+
+
+def revealed_seeds(events: Iterable[Event]) -> dict[str, bytes]:
+    """Each round's server seed, from its ``round_revealed`` event."""
+    return {
+        event.round: bytes.fromhex(event.data["server_seed"])
+        for event in events
+        if event.type == ROUND_REVEALED and event.round is not None
+    }
+
+
+def replay(game_of: Mapping[str, Game], events: list[Event]) -> Table:
+    """Rebuild a table from its whole logged chain, checking every decided run.
+
+    Rounds not yet revealed replay without their seed: hidden cards stay unknown, so
+    runs that need the deck cannot be checked and raise ReplayMismatchError.
+    """
+    if not events or events[0].type != TABLE_CREATED or events[0].seq != 0:
+        raise EventSchemaError("a table's chain starts with table_created at seq 0")
+    table = _table_from_created(game_of, events[0])
+    seeds = revealed_seeds(events)
+    index = 1
+    while index < len(events):
+        first = events[index]
+        table, taken = _replay_run(table, events[index:], seeds.get(first.round or ""))
+        index += taken
+    return table
+
+
+def _table_from_created(game_of: Mapping[str, Game], event: Event) -> Table:
+    game = game_of.get(event.data.get("game", ""))
+    options = event.data.get("options")
+    if game is None or not isinstance(options, dict):
+        raise EventSchemaError("table_created names no known game or has no options")
+    if event.data != created_draft(game, options).data:
+        raise OptionsError("table_created's options are not in their full form")
+    return Table(game, game.new(options), ChainHead(event.table).advance(event, event.hash()))
+
+
+def _replay_run(table: Table, events: list[Event], secret: bytes | None) -> tuple[Table, int]:
+    first = events[0]
+    drafts = table.game.decide(table.state, Command.of(first), secret)
+    logged = events[: len(drafts)]
+    state, head = table.state, table.head
+    for draft, event in zip(drafts, logged, strict=False):
+        if event.draft != draft or event.time != first.time:
+            raise ReplayMismatchError(f"seq {event.seq}: the rules give {draft.type} here")
+        state = table.game.apply(state, event)
+        head = head.advance(event, event.hash())
+    if len(logged) < len(drafts):
+        raise ReplayMismatchError(f"seq {first.seq}: the log ends before the rules' events do")
+    return Table(table.game, state, head), len(drafts)
