@@ -22,6 +22,15 @@ def toto21_deck() -> tuple[str, ...]:
     return tuple(rank + suit for suit in TOTO21_SUITS for rank in TOTO21_RANKS)
 
 
+def canonical_deck(game: str, decks: int) -> tuple[str, ...]:
+    """The unshuffled deck a game's rules name: ("toto21", 1) or ("kvitlach", 1 or 2)."""
+    if game == "toto21" and decks == 1:
+        return toto21_deck()
+    if game == "kvitlach":
+        return kvitlach_deck(decks)
+    raise ValueError(f"no deck for game {game!r} with {decks} deck(s)")
+
+
 def toto21_rank(card: str) -> str:
     return card[:-1]
 

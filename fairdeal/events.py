@@ -35,6 +35,7 @@ _TYPE = re.compile(r"[a-z][a-z0-9_]{0,39}")
 _ACTOR = re.compile(r"server|seat:(0|[1-9][0-9]?)")
 _HEX32 = re.compile(r"[0-9a-f]{64}")
 _HEX64 = re.compile(r"[0-9a-f]{128}")
+_KEY_ID = re.compile(r"[0-9a-f]{32}")
 
 
 def seat_actor(seat: int) -> str:
@@ -110,8 +111,8 @@ class SignedEvent:
         hash_hex, key, sig_hex = obj["hash"], obj["key_id"], obj["signature"]
         if not _is_hex(_HEX32, hash_hex) or not _is_hex(_HEX64, sig_hex):
             raise EventSchemaError("hash or signature is not lowercase hex of the right length")
-        if not isinstance(key, str):
-            raise EventSchemaError("key_id is not a string")
+        if not isinstance(key, str) or not _KEY_ID.fullmatch(key):
+            raise EventSchemaError("key_id is not 32 lowercase hex digits")
         return cls(
             Event.from_json(obj["event"]), bytes.fromhex(hash_hex), key, bytes.fromhex(sig_hex)
         )

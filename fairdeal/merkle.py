@@ -231,6 +231,7 @@ def verify_consistency(
     if size1 == size2:
         if proof:
             raise ProofLengthError("equal sizes take an empty proof")
+        # Nothing is hashed here: the claim holds exactly when the stated roots are equal.
         _check_root("root", root1, root2)
         return
     first, second = _consistency_roots(size1, size2, proof, root1)
@@ -241,7 +242,7 @@ def verify_consistency(
 def _consistency_roots(
     size1: int, size2: int, proof: Sequence[bytes], root1: bytes
 ) -> tuple[bytes, bytes]:
-    """Steps 1-6 of RFC 9162 2.1.4.2: the (old, new) roots the proof leads to."""
+    """Steps 1-4 of RFC 9162 2.1.4.2, then the fold: the (old, new) roots the proof gives."""
     if not proof:
         raise ProofLengthError("the consistency proof is empty")
     # An old tree of 2**k leaves is a full subtree of the new one: its root starts the path.
@@ -250,6 +251,11 @@ def _consistency_roots(
     fn, sn = size1 - 1, size2 - 1
     while fn & 1:
         fn, sn = fn >> 1, sn >> 1
+    return _fold_consistency(fn, sn, path)
+
+
+def _fold_consistency(fn: int, sn: int, path: Sequence[bytes]) -> tuple[bytes, bytes]:
+    """Steps 5-7 of RFC 9162 2.1.4.2 up to the root comparisons."""
     fr = sr = path[0]
     for c in path[1:]:
         if sn == 0:

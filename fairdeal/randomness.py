@@ -108,15 +108,15 @@ def card_commitment(salt: bytes, card: str) -> bytes:
 
 
 def check_client_seed(seed: str) -> None:
-    """Client seeds are printable text of bounded length (they go into the log)."""
-    try:
-        size = len(seed.encode("utf-8"))
-    except UnicodeEncodeError as e:
-        raise SeedError("a client seed must be valid Unicode text") from e
-    if not 1 <= size <= MAX_CLIENT_SEED_BYTES:
-        raise SeedError(f"a client seed is 1 to {MAX_CLIENT_SEED_BYTES} bytes of UTF-8")
-    if not seed.isprintable():
-        raise SeedError("a client seed must be printable text")
+    """A client seed is 1 to 256 printable ASCII characters (0x20 to 0x7E).
+
+    ASCII, because which Unicode characters are printable changes between Unicode
+    versions, and every verifier, in any language, must accept exactly the same seeds.
+    """
+    if not 1 <= len(seed) <= MAX_CLIENT_SEED_BYTES:
+        raise SeedError(f"a client seed is 1 to {MAX_CLIENT_SEED_BYTES} characters")
+    if not all(" " <= char <= "~" for char in seed):
+        raise SeedError("a client seed is printable ASCII (0x20 to 0x7E)")
 
 
 def _check_seed(server_seed: bytes) -> None:

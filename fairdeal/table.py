@@ -6,15 +6,18 @@ command -> game.decide -> drafts -> stamp into the chain -> sign -> game.apply.
 run of events is exactly what ``decide`` gives for the command its first event records.
 """
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from fairdeal.canonical import canonical_bytes
 from fairdeal.errors import EventSchemaError, OptionsError, ReplayMismatchError
 from fairdeal.events import SERVER, ChainHead, Draft, Event, SignedEvent, sign
 from fairdeal.games.base import Command, Game
 from fairdeal.keys import Signer
 
+_SEED_HEX = re.compile(r"[0-9a-f]{64}")
 TABLE_CREATED = "table_created"
 ROUND_REVEALED = "round_revealed"
 
@@ -46,6 +49,9 @@ def execute(
     table: Table, command: Command, secret: bytes | None, signer: Signer
 ) -> tuple[Table, list[SignedEvent]]:
     """Decide, stamp, sign and apply one command; nothing changes if the rules refuse it."""
+    # Times never go back in a chain; decide at the time the events will carry, so a
+    # replay that rebuilds the command from the first event decides the same way.
+    command = replace(command, time=max(command.time, table.head.time))
     drafts = table.game.decide(table.state, command, secret)
     state, head, receipts = table.state, table.head, []
     for draft in drafts:
@@ -57,12 +63,18 @@ def execute(
 
 
 def revealed_seeds(events: Iterable[Event]) -> dict[str, bytes]:
-    """Each round's server seed, from its ``round_revealed`` event."""
-    return {
-        event.round: bytes.fromhex(event.data["server_seed"])
-        for event in events
-        if event.type == ROUND_REVEALED and event.round is not None
-    }
+    """Each round's server seed, from its one ``round_revealed`` event."""
+    seeds: dict[str, bytes] = {}
+    for event in events:
+        if event.type != ROUND_REVEALED:
+            continue
+        seed = event.data.get("server_seed")
+        if event.round is None or event.round in seeds:
+            raise EventSchemaError(f"seq {event.seq}: a second or roundless reveal")
+        if not isinstance(seed, str) or not _SEED_HEX.fullmatch(seed):
+            raise EventSchemaError(f"seq {event.seq}: server_seed is not 64 lowercase hex digits")
+        seeds[event.round] = bytes.fromhex(seed)
+    return seeds
 
 
 def replay(game_of: Mapping[str, Game], events: list[Event]) -> Table:
@@ -96,13 +108,22 @@ def _table_from_created(game_of: Mapping[str, Game], event: Event) -> Table:
 def _replay_run(table: Table, events: list[Event], secret: bytes | None) -> tuple[Table, int]:
     first = events[0]
     drafts = table.game.decide(table.state, Command.of(first), secret)
+    if not drafts:
+        raise ReplayMismatchError(f"seq {first.seq}: the rules record no event for this command")
     logged = events[: len(drafts)]
     state, head = table.state, table.head
     for draft, event in zip(drafts, logged, strict=False):
-        if event.draft != draft or event.time != first.time:
+        if not _same(event, draft) or event.time != first.time:
             raise ReplayMismatchError(f"seq {event.seq}: the rules give {draft.type} here")
         state = table.game.apply(state, event)
         head = head.advance(event, event.hash())
     if len(logged) < len(drafts):
         raise ReplayMismatchError(f"seq {first.seq}: the log ends before the rules' events do")
     return Table(table.game, state, head), len(drafts)
+
+
+def _same(event: Event, draft: Draft) -> bool:
+    """Equal as JSON values: canonical bytes, so that true is not 1 as it is in Python."""
+    return (event.type, event.actor, event.round) == (draft.type, draft.actor, draft.round) and (
+        canonical_bytes(event.data) == canonical_bytes(draft.data)
+    )

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import merkle_naive as naive
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -27,6 +26,7 @@ from fairdeal.merkle import (
     verify_consistency,
     verify_inclusion,
 )
+from tests import merkle_naive as naive
 
 VECTORS = Path(__file__).parent / "vectors" / "rfc9162"
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from fairdeal import randomness
+from fairdeal import cards, randomness
 from fairdeal.errors import IllegalActionError, NotDueError, OutOfTurnError, SealedError
 from fairdeal.events import SERVER, Draft, Event, actor_seat
 from fairdeal.games.base import Command, record
@@ -63,15 +63,24 @@ class RoundState:
     def client_seeds(self) -> list[str]:
         return [self.seeds.get(seat, TIMED_OUT_SEED) for seat in self.seats]
 
-    def deck(self, secret: bytes | None, rules: Mapping[str, Any], order: tuple[str, ...]) -> Deck:
+    def deck(self, secret: bytes | None, rules: Mapping[str, Any]) -> Deck:
         """The sealed round's deck, from the server seed; the seed must match the commitment."""
         if secret is None or not self.sealed:
             raise ValueError("the deck is known only from the server seed of a sealed round")
         check_secret(secret, self.commitment)
-        key = randomness.shuffle_key(
-            secret, self.round_id, bytes.fromhex(self.commitment), self.client_seeds(), rules
-        )
-        return derive_deck(key, order)
+        return round_deck(secret, self.round_id, self.client_seeds(), rules)
+
+
+def round_deck(
+    server_seed: bytes, round_id: str, client_seeds: Sequence[str], rules: Mapping[str, Any]
+) -> Deck:
+    """The deck of a round: the shuffle key from the seal, then the shuffled canonical deck.
+
+    ``rules`` is the game's deck rules, {"game": name, "decks": n}.
+    """
+    commitment = randomness.seed_commitment(server_seed)
+    key = randomness.shuffle_key(server_seed, round_id, commitment, client_seeds, rules)
+    return derive_deck(key, cards.canonical_deck(rules["game"], rules["decks"]))
 
 
 def check_secret(secret: bytes, commitment: str) -> None:

@@ -1,0 +1,68 @@
+"""The service's configuration: one object, read from the environment once, with hard limits."""
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+
+class ConfigError(ValueError):
+    """A configuration value that cannot be used; the message names the variable."""
+
+
+@dataclass(frozen=True)
+class Config:
+    instance_path: Path = Path("instance")
+    database_url: str = ""  # empty: a SQLite file in the instance folder
+    key_file: str = ""  # empty: a development key made in the instance folder
+    key_passphrase: str = ""
+    retired_keys_dir: str = ""  # public keys (PEM) still listed for verification
+    operator_token: str = ""  # empty: the operator endpoints are closed
+    log_origin: str = "fairdeal.example/log"
+    max_request_bytes: int = 16 * 1024
+    max_seats: int = 7
+    max_bet: int = 10**12
+    max_tables_listed: int = 100
+    sweep_interval_s: int = 1  # 0: no background sweeper (tests call sweep themselves)
+    export_page: int = 200
+
+    @property
+    def sqlite_default(self) -> str:
+        return f"sqlite:///{self.instance_path / 'fairdeal.sqlite3'}"
+
+    @property
+    def store_url(self) -> str:
+        return self.database_url or self.sqlite_default
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> "Config":
+        """FAIRDEAL_<FIELD> variables (upper case) override the defaults."""
+        env = os.environ if env is None else env
+        values: dict[str, object] = {}
+        for field in fields(cls):
+            raw = env.get(f"FAIRDEAL_{field.name.upper()}")
+            if raw is not None:
+                values[field.name] = _parse(field.name, field.type, raw)
+        values.update(overrides)
+        config = cls(**values)  # type: ignore[arg-type]
+        config.check()
+        return config
+
+    def check(self) -> None:
+        limits = {"max_request_bytes": (256, 1 << 20), "max_seats": (2, 7)}
+        for name, (low, high) in limits.items():
+            if not low <= getattr(self, name) <= high:
+                raise ConfigError(f"FAIRDEAL_{name.upper()} must be {low}..{high}")
+        if not 1 <= self.max_bet <= 2**53 - 1:
+            raise ConfigError("FAIRDEAL_MAX_BET must be 1..2**53-1")
+
+
+def _parse(name: str, kind: object, raw: str) -> object:
+    if kind in (int, "int"):
+        try:
+            return int(raw)
+        except ValueError:
+            raise ConfigError(f"FAIRDEAL_{name.upper()} must be an integer") from None
+    if kind in (Path, "Path"):
+        return Path(raw)
+    return raw

@@ -1,0 +1,91 @@
+"""The service's errors: each a status, a stable code, a message and details.
+
+Every error response has the same body: {"error": {"code", "message", "details"}}.
+"""
+
+from typing import Any
+
+from fairdeal.errors import FairdealError, GameError
+
+
+class ApiError(Exception):
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details or {}
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message, "details": self.details}}
+
+
+class BadRequestError(ApiError):
+    status, code = 400, "bad_request"
+
+
+class InvalidInputError(ApiError):
+    status, code = 422, "invalid_input"
+
+
+class MalformedJsonError(BadRequestError):
+    code = "malformed_json"
+
+
+class UnauthorizedError(ApiError):
+    status, code = 401, "token_missing"
+
+
+class ForbiddenError(ApiError):
+    status, code = 403, "token_invalid"
+
+
+class OperatorOnlyError(ForbiddenError):
+    code = "operator_only"
+
+
+class NotFoundError(ApiError):
+    status, code = 404, "not_found"
+
+
+class ConflictError(ApiError):
+    status, code = 409, "conflict"
+
+
+class IdempotencyKeyReusedError(ConflictError):
+    code = "idempotency_key_reused"
+
+
+class RoundNotCurrentError(ConflictError):
+    code = "round_not_current"
+
+
+class RoundNotFinishedError(ConflictError):
+    code = "round_not_finished"
+
+
+class TooLargeError(ApiError):
+    status, code = 413, "request_too_large"
+
+
+class UnavailableError(ApiError):
+    status, code = 503, "unavailable"
+
+
+# Game refusals: conflicts with the table's state are 409; amounts out of bounds are 422.
+_GAME_STATUS = {"invalid_options": 422, "over_limit": 422}
+
+
+def from_game(error: GameError) -> ApiError:
+    api_error = ApiError(str(error))
+    api_error.status = _GAME_STATUS.get(error.code, 409)
+    api_error.code = error.code
+    return api_error
+
+
+def from_core(error: FairdealError) -> ApiError:
+    """A core refusal of client-supplied data (a bad seed, a bad encoding) as a 422."""
+    if isinstance(error, GameError):
+        return from_game(error)
+    return InvalidInputError(str(error), {"kind": type(error).__name__})

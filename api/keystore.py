@@ -1,0 +1,73 @@
+"""The service's signing key and the published key set.
+
+A configured key file is loaded (with its passphrase from the environment). Without
+one, a development key is made in the instance folder on first start and used again
+afterwards, and the service says loudly that it is a development key.
+"""
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from api.config import Config
+from fairdeal.keys import KeySet, Signer, load_private_key, load_public_key, private_key_pem
+
+log = logging.getLogger("fairdeal")
+DEV_KEY_NAME = "dev-signing-key.pem"
+DEV_KEY_WARNING = (
+    "USING A DEVELOPMENT SIGNING KEY (%s), made on this machine for testing. "
+    "Nothing it signs proves anything to anyone else. Set FAIRDEAL_KEY_FILE for real use."
+)
+
+
+@dataclass(frozen=True)
+class Keys:
+    signer: Signer
+    retired: tuple[Ed25519PublicKey, ...]
+    development: bool
+
+    def key_set(self) -> KeySet:
+        return KeySet((self.signer.public_key, *self.retired))
+
+
+def load_keys(config: Config) -> Keys:
+    retired = tuple(_retired_keys(config.retired_keys_dir))
+    if config.key_file:
+        pem = Path(config.key_file).read_bytes()
+        passphrase = config.key_passphrase.encode() or None
+        return Keys(Signer(load_private_key(pem, passphrase)), retired, development=False)
+    path = config.instance_path / DEV_KEY_NAME
+    if not path.exists():
+        _write_private(path, private_key_pem(Ed25519PrivateKey.generate()))
+    log.warning(DEV_KEY_WARNING, path)
+    return Keys(Signer(load_private_key(path.read_bytes())), retired, development=True)
+
+
+def _retired_keys(folder: str) -> list[Ed25519PublicKey]:
+    if not folder:
+        return []
+    return [load_public_key(p.read_bytes()) for p in sorted(Path(folder).glob("*.pem"))]
+
+
+def _write_private(path: Path, pem: bytes) -> None:
+    """Write the whole key to a private temporary file, then link it into place.
+
+    The link fails if another starting process got there first; then its key is used,
+    and no process ever reads a half-written file.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(pem)
+        handle.flush()
+        os.fsync(handle.fileno())
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        pass
+    finally:
+        temporary.unlink()

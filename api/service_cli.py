@@ -1,0 +1,43 @@
+"""``fairdeal serve`` and ``fairdeal demo``: the commands that need the server extra."""
+
+import argparse
+import logging
+from typing import Any
+
+from werkzeug.serving import run_simple
+
+from api.app import create_app
+from api.config import Config, ConfigError
+from fairdeal.errors import FairdealError
+
+USAGE_ERROR = 2
+
+
+def add_commands(commands: Any) -> None:
+    serve = commands.add_parser(
+        "serve",
+        help="run the dealing service",
+        description="Run the service. Without FAIRDEAL_DATABASE_URL it keeps a SQLite file and a "
+        "development signing key in the instance folder (FAIRDEAL_INSTANCE_PATH, default "
+        "./instance).",
+    )
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(run=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        config = Config.from_env()
+        app = create_app(config)
+    except (ConfigError, FairdealError, OSError) as e:
+        raise SystemExit(f"fairdeal: error: {e}") from None
+    logging.getLogger("fairdeal").info(
+        "fairdeal on http://%s:%d (storage: %s)",
+        args.host,
+        args.port,
+        "PostgreSQL" if config.database_url.startswith("postgres") else config.store_url,
+    )
+    run_simple(args.host, args.port, app, threaded=True)
+    return 0

@@ -1,0 +1,54 @@
+"""The committed vectors are what the generator makes, and the ``fairdeal deck`` CLI agrees."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from api.cli import main
+from tests.vectors import generate
+
+VECTORS = Path(__file__).parent / "vectors" / "fairdeal-v1.json"
+COMMITTED = json.loads(VECTORS.read_text(encoding="utf-8"))
+
+
+def test_committed_vectors_match_the_generator() -> None:
+    assert VECTORS.read_text(encoding="utf-8") == generate.render()
+
+
+@pytest.mark.parametrize("vector", COMMITTED["decks"], ids=lambda v: v["round_id"])
+def test_deck_command_prints_the_vector(vector, capsys) -> None:
+    args = ["deck", "--game", vector["rules"]["game"], "--decks", str(vector["rules"]["decks"])]
+    args += ["--round-id", vector["round_id"], "--server-seed", vector["server_seed"]]
+    for seed in vector["client_seeds"]:
+        args += ["--client-seed", seed]
+    assert main(args) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["commitment"] == vector["commitment"]
+    assert printed["shuffle_key"] == vector["shuffle_key"]
+    assert printed["deck"] == vector["deck"]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["deck", "--game", "poker"], "invalid choice"),
+        (["deck", "--game", "toto21", "--round-id", "r", "--server-seed", "xyz"], "hex"),
+        (["deck", "--game", "toto21", "--round-id", "r", "--server-seed", "00"], "32 bytes"),
+        (["deck", "--game", "toto21", "--decks", "2", "--round-id", "r",
+          "--server-seed", "00" * 32], "one deck"),
+        (["deck", "--game", "kvitlach", "--round-id", "r", "--server-seed", "00" * 32,
+          "--client-seed", "bad\x07seed"], "printable"),
+    ],
+    ids=["unknown game", "seed not hex", "seed too short", "toto21 with two decks",
+         "unprintable client seed"],
+)
+def test_deck_command_refuses_bad_arguments_in_one_line(args, message) -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "api.cli", *args], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr.count("\n") == 1 and message in run.stderr
