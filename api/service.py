@@ -29,6 +29,7 @@ from api.storage import IdempotencyRow, Store, Transaction
 from api.tokens import new_token, token_hash
 from api.transparency import TransparencyLog
 from fairdeal import randomness
+from fairdeal.bundle import LogEntry, make_bundle
 from fairdeal.errors import FairdealError, GameError
 from fairdeal.events import SERVER, ChainHead, SignedEvent, seat_actor
 from fairdeal.games import registry
@@ -456,22 +457,16 @@ class Service:
         checkpoint = txn.latest_checkpoint()
         assert checkpoint is not None and checkpoint.size > row.leaf_index
         proof = tree.inclusion_proof(row.leaf_index, checkpoint.size)
-        return {
-            "format": "fairdeal-bundle/1",
-            "table_id": row.table_id,
-            "round_id": round_id,
-            "events": events,
-            "keys": self.key_list()["keys"],
-            "log": {
-                "origin": self.log.origin,
-                "verifier_key": self.log.verifier_key(),
-                "leaf_index": row.leaf_index,
-                "head_hash": row.head_hash.hex(),
-                "tree_size": checkpoint.size,
-                "inclusion_proof": [h.hex() for h in proof],
-                "checkpoint": checkpoint.note,
-            },
-        }
+        entry = LogEntry(
+            origin=self.log.origin,
+            verifier_key=self.log.verifier_key(),
+            leaf_index=row.leaf_index,
+            head_hash=row.head_hash.hex(),
+            tree_size=checkpoint.size,
+            inclusion_proof=tuple(h.hex() for h in proof),
+            checkpoint=checkpoint.note,
+        )
+        return make_bundle(row.table_id, round_id, events, self.key_list()["keys"], entry)
 
     def _guard(self, make: Callable[[], Any]) -> Any:
         try:

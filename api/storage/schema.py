@@ -1,0 +1,368 @@
+"""The tables both backends keep: their DDL, ``migrate()``, and the SQL that reads and writes them.
+
+The SQL is written once, in the subset SQLite and PostgreSQL agree on, with ``?`` placeholders
+(the PostgreSQL backend turns them into ``%s``). Where the dialects differ, the backend says
+so: the byte type (``BLOB`` / ``BYTEA``) and the two locking reads, which PostgreSQL ends
+with ``FOR UPDATE`` and SQLite does not need (its ``BEGIN IMMEDIATE`` already holds the
+database).
+
+Every schema change is a new step at the end of ``_MIGRATIONS``; a released step is never
+edited. ``migrate`` runs the missing steps inside one transaction that the backend has
+already made exclusive, so two processes starting at once apply each step once.
+"""
+
+import json
+from typing import Any, ClassVar, Literal, Protocol
+
+from api.storage import (
+    CheckpointRow,
+    ConflictError,
+    IdempotencyRow,
+    RoundRow,
+    StorageError,
+    TableRow,
+)
+
+Dialect = Literal["sqlite", "postgresql"]
+_BYTES_TYPE: dict[Dialect, str] = {"sqlite": "BLOB", "postgresql": "BYTEA"}
+
+# Step n of this tuple brings the schema from version n - 1 to version n.
+_MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE tables (
+            table_id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            next_deadline BIGINT
+        )""",
+        "CREATE INDEX tables_next_deadline ON tables (next_deadline)",
+        """CREATE TABLE events (
+            table_id TEXT NOT NULL REFERENCES tables (table_id),
+            seq BIGINT NOT NULL,
+            round_id TEXT,
+            time BIGINT NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (table_id, seq)
+        )""",
+        "CREATE INDEX events_round ON events (table_id, round_id, seq)",
+        """CREATE TABLE rounds (
+            round_id TEXT PRIMARY KEY,
+            table_id TEXT NOT NULL REFERENCES tables (table_id),
+            number BIGINT NOT NULL,
+            server_seed {bytes} NOT NULL,
+            opened_at BIGINT NOT NULL,
+            finished_at BIGINT,
+            head_hash {bytes},
+            leaf_index BIGINT UNIQUE
+        )""",
+        "CREATE INDEX rounds_table_leaf ON rounds (table_id, leaf_index)",
+        """CREATE TABLE seat_tokens (
+            table_id TEXT NOT NULL REFERENCES tables (table_id),
+            seat INTEGER NOT NULL,
+            token_hash {bytes} NOT NULL,
+            PRIMARY KEY (table_id, seat),
+            UNIQUE (table_id, token_hash)
+        )""",
+        """CREATE TABLE idempotency (
+            table_id TEXT NOT NULL REFERENCES tables (table_id),
+            key TEXT NOT NULL,
+            request_hash {bytes} NOT NULL,
+            status INTEGER NOT NULL,
+            response TEXT NOT NULL,
+            PRIMARY KEY (table_id, key)
+        )""",
+        """CREATE TABLE leaves (
+            leaf_index BIGINT PRIMARY KEY,
+            leaf_hash {bytes} NOT NULL,
+            round_id TEXT NOT NULL UNIQUE REFERENCES rounds (round_id)
+        )""",
+        """CREATE TABLE checkpoints (
+            size BIGINT PRIMARY KEY,
+            root_hash {bytes} NOT NULL,
+            note TEXT NOT NULL,
+            signed_at BIGINT NOT NULL
+        )""",
+        """CREATE TABLE log_state (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            size BIGINT NOT NULL
+        )""",
+        "INSERT INTO log_state (id, size) VALUES (1, 0)",
+    ),
+)
+VERSION = len(_MIGRATIONS)
+
+# Bounds that stand in for "no bound" on a BIGINT time column.
+_MIN_TIME = -(2**63)
+_MAX_TIME = 2**63 - 1
+
+_ROUND_COLUMNS = (
+    "round_id, table_id, number, server_seed, opened_at, finished_at, head_hash, leaf_index"
+)
+
+
+class Cursor(Protocol):
+    """What both drivers' cursors give back."""
+
+    @property
+    def rowcount(self) -> int: ...
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+
+
+def migrate(tx: "SqlTransaction") -> None:
+    """Bring the schema to ``VERSION`` inside ``tx``, which the caller has made exclusive."""
+    tx._run("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY)")
+    found = tx._run("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0
+    if found > VERSION:
+        raise StorageError(f"the database has schema version {found}; this code knows {VERSION}")
+    for version in range(found + 1, VERSION + 1):
+        for statement in _MIGRATIONS[version - 1]:
+            tx._run(statement.format(bytes=_BYTES_TYPE[tx.DIALECT]))
+        tx._run("INSERT INTO schema_version (version) VALUES (?)", (version,))
+
+
+def dump_json(obj: Any) -> str:
+    """The stored text of a JSON object: sorted keys, no spaces, no NaN."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def _event_row(table_id: str, signed: dict[str, Any]) -> tuple[str, int, Any, int, str]:
+    try:
+        event = signed["event"]
+        table, seq, round_id, time = event["table"], event["seq"], event.get("round"), event["time"]
+    except (KeyError, TypeError, AttributeError) as e:
+        raise ValueError(f"not a signed event object: missing {e}") from e
+    if table != table_id:
+        raise ValueError(f"an event of table {table!r} cannot be appended to {table_id!r}")
+    if type(seq) is not int or type(time) is not int:
+        raise ValueError("an event's seq and time must be integers")
+    return table_id, seq, round_id, time, dump_json(signed)
+
+
+class SqlTransaction:
+    """Every ``Transaction`` method, over one open database transaction.
+
+    A backend subclass runs the SQL (``_run``, mapping driver errors to ``StorageError``
+    and integrity errors to ``ConflictError``) and supplies the two locking reads.
+    """
+
+    DIALECT: ClassVar[Dialect]
+    _LOCK_TABLE: ClassVar[str] = (
+        "SELECT table_id, game, created_at, next_deadline FROM tables WHERE table_id = ?"
+    )
+    _LOCK_LOG: ClassVar[str] = "SELECT size FROM log_state WHERE id = 1"
+
+    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> Cursor:
+        raise NotImplementedError
+
+    # Tables
+
+    def create_table(self, table_id: str, game: str, created_at: int) -> None:
+        self._run(
+            "INSERT INTO tables (table_id, game, created_at) VALUES (?, ?, ?)",
+            (table_id, game, created_at),
+        )
+
+    def lock_table(self, table_id: str) -> TableRow | None:
+        row = self._run(self._LOCK_TABLE, (table_id,)).fetchone()
+        return None if row is None else TableRow(*row)
+
+    def set_deadline(self, table_id: str, deadline: int | None) -> None:
+        cursor = self._run(
+            "UPDATE tables SET next_deadline = ? WHERE table_id = ?", (deadline, table_id)
+        )
+        if cursor.rowcount == 0:
+            raise ValueError(f"no table {table_id!r}")
+
+    def due_tables(self, now: int, limit: int) -> list[str]:
+        rows = self._run(
+            "SELECT table_id FROM tables WHERE next_deadline <= ?"
+            " ORDER BY next_deadline, table_id LIMIT ?",
+            (now, limit),
+        ).fetchall()
+        return [table_id for (table_id,) in rows]
+
+    # Events
+
+    def append_events(self, table_id: str, events: list[dict[str, Any]]) -> None:
+        """Append a run of events that continues the table's seq exactly; refuse anything else."""
+        rows = [_event_row(table_id, signed) for signed in events]
+        if not rows:
+            return
+        (last,) = self._run(
+            "SELECT MAX(seq) FROM events WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        for expected, row in enumerate(rows, start=0 if last is None else last + 1):
+            if row[1] < expected:
+                raise ConflictError(f"table {table_id!r} already has seq {row[1]}")
+            if row[1] > expected:
+                raise ValueError(f"table {table_id!r}: seq {row[1]} leaves a gap after {expected}")
+        for row in rows:
+            self._run(
+                "INSERT INTO events (table_id, seq, round_id, time, body) VALUES (?, ?, ?, ?, ?)",
+                row,
+            )
+
+    def events(self, table_id: str, from_seq: int = 0) -> list[dict[str, Any]]:
+        rows = self._run(
+            "SELECT body FROM events WHERE table_id = ? AND seq >= ? ORDER BY seq",
+            (table_id, from_seq),
+        ).fetchall()
+        return [json.loads(body) for (body,) in rows]
+
+    def round_events(self, table_id: str, round_id: str) -> list[dict[str, Any]]:
+        rows = self._run(
+            "SELECT body FROM events WHERE table_id = ? AND round_id = ? ORDER BY seq",
+            (table_id, round_id),
+        ).fetchall()
+        return [json.loads(body) for (body,) in rows]
+
+    # Rounds
+
+    def put_round(
+        self, round_id: str, table_id: str, number: int, server_seed: bytes, opened_at: int
+    ) -> None:
+        self._run(
+            "INSERT INTO rounds (round_id, table_id, number, server_seed, opened_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (round_id, table_id, number, server_seed, opened_at),
+        )
+
+    def get_round(self, round_id: str) -> RoundRow | None:
+        row = self._run(
+            "SELECT " + _ROUND_COLUMNS + " FROM rounds WHERE round_id = ?",  # noqa: S608
+            (round_id,),
+        ).fetchone()
+        return None if row is None else _round_row(row)
+
+    def finish_round(
+        self, round_id: str, head_hash: bytes, leaf_index: int, finished_at: int
+    ) -> None:
+        """Record a round's end once; finishing it again is a conflict, never an overwrite."""
+        cursor = self._run(
+            "UPDATE rounds SET head_hash = ?, leaf_index = ?, finished_at = ?"
+            " WHERE round_id = ? AND finished_at IS NULL",
+            (head_hash, leaf_index, finished_at, round_id),
+        )
+        if cursor.rowcount == 0:
+            if self.get_round(round_id) is None:
+                raise ValueError(f"no round {round_id!r}")
+            raise ConflictError(f"round {round_id!r} is already finished")
+
+    def finished_rounds(
+        self,
+        since: int | None,
+        until: int | None,
+        table_id: str | None,
+        after_leaf: int,
+        limit: int,
+    ) -> list[RoundRow]:
+        """Finished rounds by leaf index after ``after_leaf``, finished in [since, until)."""
+        bounds = (
+            after_leaf,
+            _MIN_TIME if since is None else since,
+            _MAX_TIME if until is None else until,
+        )
+        where = "leaf_index > ? AND finished_at >= ? AND finished_at < ?"
+        if table_id is None:
+            sql = f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE {where}"  # noqa: S608
+            params: tuple[Any, ...] = (*bounds, limit)
+        else:
+            sql = f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE {where} AND table_id = ?"  # noqa: S608
+            params = (*bounds, table_id, limit)
+        rows = self._run(sql + " ORDER BY leaf_index LIMIT ?", params).fetchall()
+        return [_round_row(row) for row in rows]
+
+    # Seat tokens
+
+    def put_token(self, table_id: str, seat: int, token_hash: bytes) -> None:
+        self._run(
+            "INSERT INTO seat_tokens (table_id, seat, token_hash) VALUES (?, ?, ?)",
+            (table_id, seat, token_hash),
+        )
+
+    def seat_for_token(self, table_id: str, token_hash: bytes) -> int | None:
+        row = self._run(
+            "SELECT seat FROM seat_tokens WHERE table_id = ? AND token_hash = ?",
+            (table_id, token_hash),
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    # Idempotency keys
+
+    def get_idempotent(self, table_id: str, key: str) -> IdempotencyRow | None:
+        row = self._run(
+            "SELECT request_hash, status, response FROM idempotency WHERE table_id = ? AND key = ?",
+            (table_id, key),
+        ).fetchone()
+        return None if row is None else IdempotencyRow(bytes(row[0]), row[1], json.loads(row[2]))
+
+    def put_idempotent(self, table_id: str, key: str, row: IdempotencyRow) -> None:
+        self._run(
+            "INSERT INTO idempotency (table_id, key, request_hash, status, response)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (table_id, key, row.request_hash, row.status, dump_json(row.response)),
+        )
+
+    # The Merkle log
+
+    def append_leaf(self, leaf_hash: bytes, round_id: str) -> int:
+        """Add a leaf at the next index, under the log lock, so indexes stay dense."""
+        (size,) = self._run(self._LOCK_LOG).fetchone()
+        self._run(
+            "INSERT INTO leaves (leaf_index, leaf_hash, round_id) VALUES (?, ?, ?)",
+            (size, leaf_hash, round_id),
+        )
+        self._run("UPDATE log_state SET size = ? WHERE id = 1", (size + 1,))
+        return int(size)
+
+    def leaf_hashes(self, start: int, end: int) -> list[bytes]:
+        """Leaves ``start`` to ``end - 1``; a range beyond the log is the caller's error."""
+        size = self.log_size()
+        if not 0 <= start <= end <= size:
+            raise ValueError(f"leaf range [{start}, {end}) is not within a log of size {size}")
+        rows = self._run(
+            "SELECT leaf_hash FROM leaves WHERE leaf_index >= ? AND leaf_index < ?"
+            " ORDER BY leaf_index",
+            (start, end),
+        ).fetchall()
+        return [bytes(leaf_hash) for (leaf_hash,) in rows]
+
+    def log_size(self) -> int:
+        (size,) = self._run("SELECT size FROM log_state WHERE id = 1").fetchone()
+        return int(size)
+
+    def put_checkpoint(self, row: CheckpointRow) -> None:
+        """Keep a signed checkpoint; one per size, and never for a tree the log has not reached."""
+        (size,) = self._run(self._LOCK_LOG).fetchone()
+        if row.size > size:
+            raise ValueError(f"a checkpoint of size {row.size} for a log of size {size}")
+        self._run(
+            "INSERT INTO checkpoints (size, root_hash, note, signed_at) VALUES (?, ?, ?, ?)",
+            (row.size, row.root_hash, row.note, row.signed_at),
+        )
+
+    def latest_checkpoint(self) -> CheckpointRow | None:
+        row = self._run(
+            "SELECT size, root_hash, note, signed_at FROM checkpoints ORDER BY size DESC LIMIT 1"
+        ).fetchone()
+        return None if row is None else _checkpoint_row(row)
+
+    def checkpoint_at(self, size: int) -> CheckpointRow | None:
+        row = self._run(
+            "SELECT size, root_hash, note, signed_at FROM checkpoints WHERE size = ?", (size,)
+        ).fetchone()
+        return None if row is None else _checkpoint_row(row)
+
+
+def _round_row(row: Any) -> RoundRow:
+    round_id, table_id, number, seed, opened_at, finished_at, head_hash, leaf_index = row
+    head = None if head_hash is None else bytes(head_hash)
+    return RoundRow(
+        round_id, table_id, number, bytes(seed), opened_at, finished_at, head, leaf_index
+    )
+
+
+def _checkpoint_row(row: Any) -> CheckpointRow:
+    size, root_hash, note, signed_at = row
+    return CheckpointRow(size, bytes(root_hash), note, signed_at)

@@ -1,0 +1,59 @@
+"""The round bundle: everything needed to verify one finished round offline.
+
+A bundle holds the table's signed chain from ``table_created`` up to and including the
+round's ``round_revealed`` (the whole prefix, so that balances, scores and the banker
+can be replayed from the start), the public keys, and the round's place in the
+transparency log: its leaf index, an inclusion proof and the signed checkpoint.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fairdeal.errors import FairdealError
+
+FORMAT = "fairdeal-bundle/1"
+
+
+class BundleError(FairdealError):
+    """A bundle that is not of the documented shape."""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    origin: str
+    verifier_key: str
+    leaf_index: int
+    head_hash: str
+    tree_size: int
+    inclusion_proof: tuple[str, ...]
+    checkpoint: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "origin": self.origin,
+            "verifier_key": self.verifier_key,
+            "leaf_index": self.leaf_index,
+            "head_hash": self.head_hash,
+            "tree_size": self.tree_size,
+            "inclusion_proof": list(self.inclusion_proof),
+            "checkpoint": self.checkpoint,
+        }
+
+
+def make_bundle(
+    table_id: str,
+    round_id: str,
+    events: Sequence[dict[str, Any]],
+    keys: Sequence[dict[str, Any]],
+    log: LogEntry,
+) -> dict[str, Any]:
+    """A bundle as JSON. ``keys`` are {key_id, public_key_pem, current} objects."""
+    return {
+        "format": FORMAT,
+        "table_id": table_id,
+        "round_id": round_id,
+        "events": list(events),
+        "keys": list(keys),
+        "log": log.to_json(),
+    }

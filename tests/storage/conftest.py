@@ -1,0 +1,86 @@
+"""Fixtures that give every contract test a fresh store of each backend.
+
+SQLite: a real file under the test's tmp_path. PostgreSQL: a schema of its own in the
+database at FAIRDEAL_TEST_POSTGRES_URL (default postgresql://127.0.0.1:5432/test), chosen
+through the connection's search_path and dropped afterwards; when no server answers, the
+PostgreSQL cases skip and say why.
+"""
+
+import os
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from api.storage import Store, open_store
+
+POSTGRES_URL = os.environ.get("FAIRDEAL_TEST_POSTGRES_URL", "postgresql://127.0.0.1:5432/test")
+
+
+@dataclass
+class Backend:
+    """One database, and every store opened on it (closed when the test ends)."""
+
+    name: str
+    url: str
+    opened: list[Store] = field(default_factory=list)
+
+    def open(self) -> Store:
+        store = open_store(self.url)
+        self.opened.append(store)
+        return store
+
+    def close_all(self) -> None:
+        for store in self.opened:
+            store.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed")
+    info = psycopg.conninfo.conninfo_to_dict(POSTGRES_URL)
+    where = f"{info.get('host', 'localhost')}:{info.get('port', 5432)}"
+    try:
+        with psycopg.connect(POSTGRES_URL, connect_timeout=3):
+            pass
+    except psycopg.Error as e:
+        pytest.skip(f"PostgreSQL not reachable at {where}: {' '.join(str(e).split())}")
+    return POSTGRES_URL
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    if request.param == "sqlite":
+        # A directory that does not exist yet: the store makes it.
+        backend = Backend("sqlite", f"sqlite:///{tmp_path / 'data' / 'fairdeal.db'}")
+        yield backend
+        backend.close_all()
+        return
+    yield from _postgres_backend(request.getfixturevalue("postgres_url"))
+
+
+def _postgres_backend(url: str) -> Iterator[Backend]:
+    import psycopg
+    from psycopg import sql
+
+    name = f"fairdeal_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(name)))
+    separator = "&" if "?" in url else "?"
+    backend = Backend("postgres", f"{url}{separator}options=-csearch_path%3D{name}")
+    try:
+        yield backend
+    finally:
+        backend.close_all()
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(name)))
+
+
+@pytest.fixture
+def store(backend: Backend) -> Store:
+    """A migrated, empty store."""
+    store = backend.open()
+    store.migrate()
+    return store
