@@ -23,34 +23,33 @@ _encode = json.JSONEncoder(
 def canonical_bytes(value: Any) -> bytes:
     """Return the RFC 8785 bytes of ``value``; raise EncodingError if it has none here."""
     _check(value, 0)
-    return _encode(value).encode("utf-8")
+    try:
+        return _encode(value).encode("utf-8")
+    except UnicodeEncodeError as e:  # a lone surrogate: not Unicode text, so not JSON
+        raise EncodingError("a string is not valid Unicode") from e
 
 
 def _check(value: Any, depth: int) -> None:
-    if depth > _MAX_DEPTH:
-        raise EncodingError("value nested too deeply")
-    if isinstance(value, str):
-        _check_text(value)
-    elif isinstance(value, bool) or value is None:
+    """Refuse what JCS cannot say exactly. Hot: every event passes here, so types are
+    compared directly and strings are left to the final UTF-8 encoding."""
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
         return
-    elif isinstance(value, int):
+    if kind is int:
         if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
             raise EncodingError(f"integer {value} is outside the exact JSON range")
-    elif isinstance(value, dict):
+        return
+    if depth >= _MAX_DEPTH:
+        raise EncodingError("value nested too deeply")
+    if kind is dict:
         for key, item in value.items():
-            if not isinstance(key, str) or not key.isascii():
+            if type(key) is not str or not key.isascii():
                 raise EncodingError(f"object key {key!r} is not an ASCII string")
-            _check(item, depth + 1)
-    elif isinstance(value, list | tuple):
+            if type(item) is not str:
+                _check(item, depth + 1)
+    elif kind is list or kind is tuple:
         for item in value:
-            _check(item, depth + 1)
+            if type(item) is not str:
+                _check(item, depth + 1)
     else:
-        raise EncodingError(f"{type(value).__name__} has no canonical encoding")
-
-
-def _check_text(text: str) -> None:
-    # Lone surrogates cannot be encoded as UTF-8, so JCS cannot represent them.
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as e:
-        raise EncodingError("string is not valid Unicode") from e
+        raise EncodingError(f"{kind.__name__} has no canonical encoding")

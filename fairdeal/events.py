@@ -18,6 +18,7 @@ from fairdeal import tags
 from fairdeal.canonical import canonical_bytes
 from fairdeal.errors import (
     ChainForkError,
+    EncodingError,
     ChainGapError,
     EventSchemaError,
     HashMismatchError,
@@ -79,6 +80,10 @@ class Event:
             raise EventSchemaError(f"an event has exactly the fields {', '.join(_FIELDS)}")
         event = cls(**obj)
         _check_shape(event)
+        try:
+            canonical_bytes(obj)
+        except EncodingError as e:  # a float, a huge integer: not something the log holds
+            raise EventSchemaError(f"seq {event.seq!r}: {e}") from e
         return event
 
     @property

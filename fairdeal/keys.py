@@ -8,7 +8,7 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from cryptography.exceptions import InvalidSignature
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
@@ -74,7 +74,7 @@ class KeySet:
 def load_private_key(pem: bytes, passphrase: bytes | None = None) -> Ed25519PrivateKey:
     try:
         key = serialization.load_pem_private_key(pem, password=passphrase)
-    except (ValueError, TypeError) as e:
+    except (ValueError, TypeError, UnsupportedAlgorithm) as e:
         raise KeyFileError(f"not a readable PEM private key: {e}") from e
     if not isinstance(key, Ed25519PrivateKey):
         raise KeyFileError("the private key is not an Ed25519 key")
@@ -84,7 +84,7 @@ def load_private_key(pem: bytes, passphrase: bytes | None = None) -> Ed25519Priv
 def load_public_key(pem: bytes) -> Ed25519PublicKey:
     try:
         key = serialization.load_pem_public_key(pem)
-    except (ValueError, TypeError) as e:
+    except (ValueError, TypeError, UnsupportedAlgorithm) as e:
         raise KeyFileError(f"not a readable PEM public key: {e}") from e
     if not isinstance(key, Ed25519PublicKey):
         raise KeyFileError("the public key is not an Ed25519 key")

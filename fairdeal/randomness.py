@@ -53,7 +53,10 @@ def shuffle_key(
 
 def byte_stream(key: bytes, purpose: str) -> Iterator[int]:
     """Bytes of HMAC-SHA256(key, tag || purpose || 0x00 || counter as 8 bytes big-endian)."""
-    prefix = tags.STREAM + _purpose_bytes(purpose) + b"\x00"
+    return _blocks(key, tags.STREAM + _purpose_bytes(purpose) + b"\x00")
+
+
+def _blocks(key: bytes, prefix: bytes) -> Iterator[int]:
     counter = 0
     while True:
         yield from hmac.digest(key, prefix + counter.to_bytes(8, "big"), "sha256")

@@ -78,9 +78,18 @@ def round_deck(
 
     ``rules`` is the game's deck rules, {"game": name, "decks": n}.
     """
+    return _round_deck(server_seed, round_id, tuple(client_seeds), tuple(sorted(rules.items())))
+
+
+@lru_cache(maxsize=256)
+def _round_deck(
+    server_seed: bytes, round_id: str, client_seeds: tuple[str, ...], rules: tuple[Any, ...]
+) -> Deck:
+    # Cached: the rules ask for the deck at every step of a round, and it never changes.
     commitment = randomness.seed_commitment(server_seed)
-    key = randomness.shuffle_key(server_seed, round_id, commitment, client_seeds, rules)
-    return derive_deck(key, cards.canonical_deck(rules["game"], rules["decks"]))
+    as_dict = dict(rules)
+    key = randomness.shuffle_key(server_seed, round_id, commitment, client_seeds, as_dict)
+    return derive_deck(key, cards.canonical_deck(as_dict["game"], as_dict["decks"]))
 
 
 def check_secret(secret: bytes, commitment: str) -> None:
