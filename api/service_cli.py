@@ -2,6 +2,7 @@
 
 import argparse
 import logging
+from pathlib import Path
 from typing import Any
 
 from werkzeug.serving import run_simple
@@ -24,6 +25,15 @@ def add_commands(commands: Any) -> None:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(run=run_serve)
+    demo = commands.add_parser(
+        "demo",
+        help="play a Toto21 match and a Kvitlach table with bots, then verify them",
+        description="Start the service on a throwaway SQLite file, play a whole Toto21 match and "
+        "a Kvitlach table over real HTTP with bot players, write the bundles and an export to "
+        "DIR, and verify them offline.",
+    )
+    demo.add_argument("--out", default="fairdeal-demo", type=Path, help="output folder")
+    demo.set_defaults(run=run_demo_command)
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -41,3 +51,11 @@ def run_serve(args: argparse.Namespace) -> int:
     )
     run_simple(args.host, args.port, app, threaded=True)
     return 0
+
+
+def run_demo_command(args: argparse.Namespace) -> int:
+    from api.demo import run_demo
+
+    logging.basicConfig(level=logging.ERROR)
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    return run_demo(args.out)

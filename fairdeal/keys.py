@@ -7,6 +7,7 @@ compute it; the set of public keys is what the service publishes and verifiers p
 import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
@@ -34,11 +35,11 @@ class Signer:
 
     private_key: Ed25519PrivateKey
 
-    @property
+    @cached_property
     def public_key(self) -> Ed25519PublicKey:
         return self.private_key.public_key()
 
-    @property
+    @cached_property
     def key_id(self) -> str:
         return key_id(self.public_key)
 
