@@ -66,7 +66,7 @@ class RoundState:
     def deck(self, secret: bytes | None, rules: Mapping[str, Any]) -> Deck:
         """The sealed round's deck, from the server seed; the seed must match the commitment."""
         if secret is None or not self.sealed:
-            raise ValueError("the deck is known only from the server seed of a sealed round")
+            raise IllegalActionError("the deck is known only from the server seed of a sealed round")
         check_secret(secret, self.commitment)
         return round_deck(secret, self.round_id, self.client_seeds(), rules)
 

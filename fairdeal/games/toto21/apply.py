@@ -1,0 +1,153 @@
+"""Folding logged events into the Toto21 state. Trusts data that ``decide`` produced."""
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from fairdeal.events import Event
+from fairdeal.games import dealing
+from fairdeal.games.dealing import BLIND, UP
+from fairdeal.games.toto21.state import (
+    DECIDING,
+    OPEN,
+    OVER,
+    PLAYING,
+    Hand,
+    Held,
+    Known,
+    Toto21State,
+)
+
+Applier = Callable[[Toto21State, Event], Toto21State]
+
+
+def apply(state: Toto21State, event: Event) -> Toto21State:
+    applier = _APPLIERS.get(event.type)
+    if applier is None:
+        raise ValueError(f"toto21 logs no event {event.type!r}")
+    return applier(state, event)
+
+
+def _unchanged(state: Toto21State, event: Event) -> Toto21State:
+    return state
+
+
+def _joined(state: Toto21State, event: Event) -> Toto21State:
+    seats = (*state.seats, event.data["seat"])
+    return replace(
+        state,
+        seats=seats,
+        phase=DECIDING if len(seats) == 2 else OPEN,
+        balances=event.data["balances"],
+        deposits=state.deposits + event.data["deposit"],
+    )
+
+
+def _left(state: Toto21State, event: Event) -> Toto21State:
+    return replace(
+        state,
+        seats=tuple(seat for seat in state.seats if seat != event.data["seat"]),
+        phase=OPEN,
+        balances=event.data["balances"],
+        withdrawals=state.withdrawals + event.data["withdrawal"],
+    )
+
+
+def _started(state: Toto21State, event: Event) -> Toto21State:
+    data = event.data
+    return replace(
+        state, phase=PLAYING, balances=data["balances"], game_deadline=data["game_deadline"]
+    )
+
+
+def _ended(state: Toto21State, event: Event) -> Toto21State:
+    return replace(state, phase=OVER, balances=event.data["balances"])
+
+
+def _round(update: Callable[[dealing.RoundState, Event], dealing.RoundState]) -> Applier:
+    def applier(state: Toto21State, event: Event) -> Toto21State:
+        assert state.round is not None
+        return replace(state, round=update(state.round, event))
+
+    return applier
+
+
+def _opened(state: Toto21State, event: Event) -> Toto21State:
+    opened = dealing.apply_opened(event)
+    round_ids = state.round_ids | {opened.round_id}
+    return replace(state, round=opened, hand=None, rounds=state.rounds + 1, round_ids=round_ids)
+
+
+def _dealer_chosen(state: Toto21State, event: Event) -> Toto21State:
+    return replace(state, hand=Hand(dealer=event.data["dealer"], player=event.data["player"]))
+
+
+def _dealt(state: Toto21State, event: Event) -> Toto21State:
+    assert state.round is not None and state.hand is not None
+    data, hand = event.data, state.hand
+    held = Held(data["seat"], data["position"], data["face"], data.get("commitment"))
+    known = (
+        {**hand.known, held.position: Known(data["card"], None)} if held.face == UP else hand.known
+    )
+    hand = replace(
+        hand,
+        held=(*hand.held, held),
+        known=known,
+        blind_taken=hand.blind_taken or held.face == BLIND,
+    )
+    return replace(state, round=dealing.apply_dealt(state.round), hand=hand)
+
+
+def _move_due(state: Toto21State, event: Event) -> Toto21State:
+    assert state.hand is not None
+    hand = replace(state.hand, turn=event.data["seat"], move_deadline=event.data["deadline"])
+    return replace(state, hand=hand)
+
+
+def _turn_over(state: Toto21State, event: Event) -> Toto21State:
+    if state.hand is None:  # a round voided before its seal has no hand
+        return state
+    return replace(state, hand=replace(state.hand, turn=None, move_deadline=None))
+
+
+def _shown(state: Toto21State, event: Event) -> Toto21State:
+    assert state.hand is not None
+    shown = {c["position"]: Known(c["card"], c["salt"]) for c in event.data["cards"]}
+    return replace(state, hand=replace(state.hand, known={**state.hand.known, **shown}))
+
+
+def _won(state: Toto21State, event: Event) -> Toto21State:
+    score = tuple(event.data["score"])
+    assert len(score) == 2
+    return replace(_turn_over(state, event), score=(score[0], score[1]), worth=1)
+
+
+def _double_bust(state: Toto21State, event: Event) -> Toto21State:
+    return replace(_turn_over(state, event), worth=event.data["next_worth"])
+
+
+_APPLIERS: dict[str, Applier] = {
+    "seat_joined": _joined,
+    "joiner_accepted": _unchanged,
+    "joiner_rejected": _unchanged,
+    "seat_left": _left,
+    "match_started": _started,
+    "round_opened": _opened,
+    "client_seed": _round(dealing.apply_seed),
+    "seed_timeout": _unchanged,
+    "round_sealed": _round(lambda current, _event: dealing.apply_sealed(current)),
+    "dealer_chosen": _dealer_chosen,
+    "card_dealt": _dealt,
+    "move_due": _move_due,
+    "hit": _unchanged,
+    "blind": _unchanged,
+    "stand": _turn_over,
+    "move_timeout": _turn_over,
+    "cards_shown": _shown,
+    "round_won": _won,
+    "round_double_bust": _double_bust,
+    "round_voided": _turn_over,
+    "round_revealed": _round(lambda current, _event: dealing.apply_revealed(current)),
+    "game_time_up": _unchanged,
+    "match_won": _ended,
+    "match_drawn": _ended,
+}

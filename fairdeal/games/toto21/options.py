@@ -1,0 +1,68 @@
+"""Toto21's table options: the match conditions the creator sets and the joiner accepts.
+
+Every option is an integer with a range; a missing option takes its default. The full
+form (all five, sorted by name) is what ``table_created`` logs.
+"""
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from fairdeal.errors import OptionsError
+
+NAME = "toto21"
+TARGETS = (2, 4, 6, 8, 10)
+DEFAULT_TARGET = 4
+# name: (lowest, highest, default)
+RANGES: dict[str, tuple[int, int, int]] = {
+    "game_time_ms": (60_000, 86_400_000, 1_800_000),
+    "move_time_ms": (5_000, 600_000, 30_000),
+    "seed_time_ms": (1_000, 600_000, 30_000),
+    "stake": (0, 10**12, 0),
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    target: int
+    move_time_ms: int
+    game_time_ms: int
+    stake: int
+    seed_time_ms: int
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(sorted(asdict(self).items()))
+
+
+def parse(raw: Mapping[str, Any]) -> Options:
+    """The options with defaults filled in; OptionsError for anything out of range."""
+    if not isinstance(raw, Mapping):
+        raise OptionsError("toto21 options are an object")
+    unknown = sorted(set(raw) - set(RANGES) - {"target"})
+    if unknown:
+        raise OptionsError(f"toto21 has no option {unknown[0]!r}")
+    target = _integer(raw, "target", DEFAULT_TARGET)
+    if target not in TARGETS:
+        raise OptionsError(f"target must be one of {TARGETS}")
+    ranged = {name: _ranged(raw, name, *limits) for name, limits in RANGES.items()}
+    return Options(target=target, **ranged)
+
+
+def deck_rules(options: Mapping[str, Any]) -> dict[str, Any]:
+    """What the seal binds: one 36-card Toto21 deck, whatever the options."""
+    parse(options)
+    return {"game": NAME, "decks": 1}
+
+
+def _integer(raw: Mapping[str, Any], name: str, default: int) -> int:
+    value = raw.get(name, default)
+    if type(value) is not int:  # bool and float are refused too
+        raise OptionsError(f"{name} must be an integer")
+    return value
+
+
+def _ranged(raw: Mapping[str, Any], name: str, lowest: int, highest: int, default: int) -> int:
+    value = _integer(raw, name, default)
+    if not lowest <= value <= highest:
+        raise OptionsError(f"{name} must be in {lowest}..{highest}")
+    return value

@@ -1,0 +1,79 @@
+"""A round's start: opening, client seeds, the seal, the dealer's choice and the deal."""
+
+from fairdeal import randomness
+from fairdeal.errors import IllegalActionError
+from fairdeal.events import SERVER, Draft
+from fairdeal.games import dealing
+from fairdeal.games.base import Command
+from fairdeal.games.dealing import DOWN, UP
+from fairdeal.games.toto21 import hands, timing
+from fairdeal.games.toto21.ending import finish_round
+from fairdeal.games.toto21.run import Run, current_round, in_time, require_server
+from fairdeal.games.toto21.state import (
+    DEALER_PURPOSE,
+    PLAYING,
+    SEATS,
+    Toto21State,
+    cards_of,
+    deck_of,
+)
+
+
+def open_round(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+    """``round_opened``: only during the match, after the last round was revealed."""
+    require_server(command)
+    if state.phase != PLAYING or state.in_round():
+        raise IllegalActionError("a round opens only in a started match, after the last one")
+    in_time(state.game_deadline, command.time, "game")
+    if command.round in state.round_ids:
+        raise IllegalActionError("this table already used that round id")
+    seed_time = state.options.seed_time_ms
+    return [dealing.opened(command, secret, state.rounds + 1, SEATS, seed_time)]
+
+
+def client_seed(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+    """A seat's seed; the last one seals the round and deals."""
+    current = current_round(state, command)
+    if not current.sealed:
+        in_time(current.seed_deadline, command.time, "seed")
+    in_time(state.game_deadline, command.time, "game")
+    run = Run(state, command)
+    run.emit(dealing.seed_draft(current, command.actor, command.data))
+    if dealing.all_seeded(run.round()):
+        _seal_and_deal(run, secret)
+    return run.drafts
+
+
+def seed_timeout(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+    """Missing seeds count as "" once the seed deadline passed; then seal and deal."""
+    require_server(command)
+    current = current_round(state, command)
+    timing.check_due(state, command)
+    run = Run(state, command)
+    run.emit(dealing.seed_timeout_draft(current, command.data, command.time))
+    _seal_and_deal(run, secret)
+    return run.drafts
+
+
+def move_due(round_id: str, seat: int, deadline: int) -> Draft:
+    """``move_due``: the seat to move and its deadline (logged, so timeouts are checkable)."""
+    return Draft("move_due", SERVER, {"seat": seat, "deadline": deadline}, round_id)
+
+
+def _seal_and_deal(run: Run, secret: bytes | None) -> None:
+    round_id = run.round().round_id
+    run.emit(dealing.sealed_draft(run.round()))
+    deck = deck_of(run.state, secret)
+    seats = run.round().seats
+    dealer = seats[randomness.choose(deck.key, DEALER_PURPOSE, len(seats))]
+    player = next(seat for seat in seats if seat != dealer)
+    run.emit(Draft("dealer_chosen", SERVER, {"dealer": dealer, "player": player}, round_id))
+    for seat, face in ((player, DOWN), (dealer, UP), (player, DOWN), (dealer, DOWN)):
+        run.emit(dealing.deal_draft(run.round(), deck, seat, face))
+    hand = run.hand()
+    mine, theirs = cards_of(deck, hand.of(player)), cards_of(deck, hand.of(dealer))
+    golden = hands.golden_point(player, dealer, mine, theirs)
+    if golden is not None:
+        finish_round(run, deck, golden, secret)
+    else:
+        run.emit(move_due(round_id, player, run.time + run.state.options.move_time_ms))

@@ -1,0 +1,34 @@
+"""The game clock: when the total game time ends, the match ends by points."""
+
+from fairdeal.errors import IllegalActionError
+from fairdeal.events import Draft
+from fairdeal.games import dealing
+from fairdeal.games.base import Command, record
+from fairdeal.games.toto21 import timing
+from fairdeal.games.toto21.ending import by_points
+from fairdeal.games.toto21.run import Run, require_server
+from fairdeal.games.toto21.state import PLAYING, Toto21State
+
+VOID_REASON = "game_time_up"
+
+
+def game_time_up(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+    """Void the round in progress (seed revealed), then decide the match by points.
+
+    With a round in progress the command names it, so a replay has the seed to check
+    the reveal with; otherwise it names no round.
+    """
+    require_server(command)
+    if state.phase != PLAYING:
+        raise IllegalActionError("the game clock runs only during the match")
+    round_id = timing.game_end_round(state)
+    if command.round not in (None, round_id):
+        raise IllegalActionError("game_time_up names the round in progress, or none")
+    timing.check_due(state, command)
+    run = Run(state, command)
+    run.emit(record(command, {"deadline": state.game_deadline}, round_id))
+    if state.round is not None and state.in_round():
+        run.emit(dealing.voided_draft(state.round, VOID_REASON))
+        run.emit(dealing.revealed_draft(run.round(), secret))
+    run.emit(by_points(run.state))
+    return run.drafts

@@ -1,0 +1,64 @@
+"""Deadlines: which server timeout is due, and refusing any other.
+
+Pending deadlines are the game's end, the seed deadline of an unsealed round and the
+move deadline of the seat to move. The earliest passed one is due first (the game's
+end first on equal times), and ``decide`` accepts no other, so the server cannot pick
+the order of timeouts to its liking.
+"""
+
+from dataclasses import dataclass, replace
+
+from fairdeal.errors import IllegalActionError, NotDueError
+from fairdeal.events import SERVER
+from fairdeal.games import dealing
+from fairdeal.games.base import Command
+from fairdeal.games.toto21.state import PLAYING, Toto21State
+
+
+@dataclass(frozen=True)
+class Deadline:
+    time: int
+    rank: int  # breaks ties: the game's end (0) before a round's deadlines (1)
+    command: Command
+
+
+def pending(state: Toto21State) -> list[Deadline]:
+    """Every deadline now running, earliest first."""
+    if state.phase != PLAYING or state.game_deadline is None:
+        return []
+    end = state.game_deadline
+    game_end = Command("game_time_up", SERVER, end, {"deadline": end}, game_end_round(state))
+    found = [Deadline(end, 0, game_end)]
+    current, hand = state.round, state.hand
+    if current is not None and state.in_round() and not current.sealed:
+        assert current.seed_deadline is not None
+        data = {"deadline": current.seed_deadline, "seats": dealing.missing_seeds(current)}
+        command = Command("seed_timeout", SERVER, current.seed_deadline, data, current.round_id)
+        found.append(Deadline(current.seed_deadline, 1, command))
+    elif current is not None and hand is not None and hand.move_deadline is not None:
+        data = {"seat": hand.turn, "deadline": hand.move_deadline}
+        command = Command("move_timeout", SERVER, hand.move_deadline, data, current.round_id)
+        found.append(Deadline(hand.move_deadline, 1, command))
+    return sorted(found, key=lambda deadline: (deadline.time, deadline.rank))
+
+
+def game_end_round(state: Toto21State) -> str | None:
+    """The round ``game_time_up`` names: the one it voids, if any."""
+    return state.round.round_id if state.round is not None and state.in_round() else None
+
+
+def due(state: Toto21State, now: int) -> Command | None:
+    """The server command for the earliest deadline passed at ``now``, stamped ``now``."""
+    first = next(iter(pending(state)), None)
+    if first is None or first.time > now:
+        return None
+    return replace(first.command, time=now)
+
+
+def check_due(state: Toto21State, command: Command) -> None:
+    """A timeout is accepted only when its deadline passed and no other came first."""
+    passed = [d for d in pending(state) if d.time <= command.time]
+    if all(d.command.type != command.type for d in passed):
+        raise NotDueError(f"no {command.type} is due at {command.time}")
+    if passed[0].command.type != command.type:
+        raise IllegalActionError(f"{passed[0].command.type} is due first")

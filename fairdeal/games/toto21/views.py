@@ -1,0 +1,97 @@
+"""What each seat may see and do. A view never holds another seat's hidden card, a
+blind card before the showdown, or the server seed before the reveal."""
+
+from typing import Any
+
+from fairdeal.games import dealing
+from fairdeal.games.dealing import DOWN
+from fairdeal.games.toto21 import play
+from fairdeal.games.toto21.options import NAME
+from fairdeal.games.toto21.state import (
+    DECIDING,
+    OPEN,
+    PLAYING,
+    Held,
+    Toto21State,
+    deck_of,
+)
+
+
+def view_for(state: Toto21State, seat: int | None, secret: bytes | None) -> dict[str, Any]:
+    """The table as ``seat`` sees it (None: the public)."""
+    return {
+        "game": NAME,
+        "viewer": seat,
+        "options": state.options.to_json(),
+        "phase": state.phase,
+        "seats": list(state.seats),
+        "balances": dict(sorted(state.balances.items())),
+        "score": list(state.score),
+        "worth": state.worth,
+        "game_deadline": state.game_deadline,
+        "rounds": state.rounds,
+        "round": _round_view(state, seat, secret),
+    }
+
+
+def legal_actions(state: Toto21State, seat: int, secret: bytes | None) -> list[str]:
+    """The commands ``seat`` may send now (deadlines aside: the clock is the caller's)."""
+    if state.phase == OPEN:
+        return ["seat_joined"] if seat == len(state.seats) else []
+    if state.phase == DECIDING:
+        return ["joiner_accepted", "joiner_rejected"] if seat == 0 else []
+    current, hand = state.round, state.hand
+    if state.phase != PLAYING or current is None or not state.in_round():
+        return []
+    if not current.sealed:
+        return ["client_seed"] if seat in dealing.missing_seeds(current) else []
+    if hand is None or hand.turn != seat:
+        return []
+    if not play.may_draw(state, secret, seat):
+        return ["stand"]
+    blind = seat == hand.player and not hand.blind_taken
+    return ["hit", "blind", "stand"] if blind else ["hit", "stand"]
+
+
+def _round_view(state: Toto21State, seat: int | None, secret: bytes | None) -> Any:
+    current, hand = state.round, state.hand
+    if current is None:
+        return None
+    view: dict[str, Any] = {
+        "id": current.round_id,
+        "number": current.number,
+        "commitment": current.commitment,
+        "seats": list(current.seats),
+        "seed_deadline": current.seed_deadline,
+        "seeded": sorted(current.seeds),
+        "sealed": current.sealed,
+        "revealed": current.revealed,
+    }
+    if current.revealed and secret is not None:
+        dealing.check_secret(secret, current.commitment)
+        view["server_seed"] = secret.hex()
+    if hand is not None:
+        view["dealer"], view["player"] = hand.dealer, hand.player
+        view["turn"], view["move_deadline"] = hand.turn, hand.move_deadline
+        view["blind_taken"] = hand.blind_taken
+        view["cards"] = [_card_view(state, held, seat, secret) for held in hand.held]
+    return view
+
+
+def _card_view(
+    state: Toto21State, held: Held, seat: int | None, secret: bytes | None
+) -> dict[str, Any]:
+    """Public cards with their code; the viewer's own face-down cards with code and salt."""
+    assert state.hand is not None
+    card: dict[str, Any] = {"position": held.position, "seat": held.seat, "face": held.face}
+    if held.commitment is not None:
+        card["commitment"] = held.commitment
+    known = state.hand.known.get(held.position)
+    if known is not None:
+        card["card"] = known.card
+        if known.salt is not None:
+            card["salt"] = known.salt
+    elif held.face == DOWN and held.seat == seat and secret is not None:
+        deck = deck_of(state, secret)
+        card["card"], card["salt"] = deck.card(held.position), deck.salt(held.position).hex()
+    return card
