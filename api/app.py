@@ -18,6 +18,7 @@ from api.errors import (
     BadRequestError,
     InvalidInputError,
     MalformedJsonError,
+    NotFoundError,
     OperatorOnlyError,
     TooLargeError,
     UnauthorizedError,
@@ -268,7 +269,11 @@ def _idempotency(table_id: str) -> Idempotency | None:
 
 
 def _table_of(round_id: str) -> str:
-    return str(service()._round_row(round_id).table_id)
+    """A round id is "<table id>.<number>"; the command's transaction checks it is current."""
+    table_id, dot, number = round_id.rpartition(".")
+    if not dot or not table_id or not number.isdecimal():
+        raise NotFoundError(f"no round {round_id!r}")
+    return table_id
 
 
 def _check_json_body() -> None:

@@ -295,7 +295,8 @@ class Service:
         """
         refusal: FairdealError | None = None
         with self._failing_safely(), self.store.transaction() as txn:
-            if txn.lock_table(table_id) is None:
+            row = txn.lock_table(table_id)
+            if row is None:
                 raise NotFoundError(f"no table {table_id!r}")
             now = self.clock()
             live, _ = self._apply_due(txn, self._load(txn, table_id), now)
@@ -308,7 +309,9 @@ class Service:
                 refusal = e
             else:
                 self._keep_idempotent(txn, table_id, idempotency, result)
-            txn.set_deadline(table_id, self._next_deadline(live))
+            deadline = self._next_deadline(live)
+            if deadline != row.next_deadline:
+                txn.set_deadline(table_id, deadline)
         self._remember(live)
         if refusal is not None:
             raise from_core(refusal) from refusal

@@ -1,0 +1,57 @@
+"""``decide``: the drafts a command causes, the command itself first.
+
+Consequence-only event types are refused as commands, so a forged log cannot
+inject a deal, a win or a settlement.
+"""
+
+from collections.abc import Callable
+
+from fairdeal.errors import IllegalActionError
+from fairdeal.events import Draft
+from fairdeal.games.base import Command
+from fairdeal.games.kvitlach import table_moves, turns
+from fairdeal.games.kvitlach.flow import Run
+from fairdeal.games.kvitlach.state import State
+
+CONSEQUENCES = frozenset(
+    {
+        "table_created", "bank_funded", "round_sealed", "card_dealt", "card_burned",
+        "cards_shown", "hand_won", "hand_lost", "hand_closed", "round_settled",
+        "term_ended", "round_revealed", "round_voided",
+    }
+)  # fmt: skip
+
+_Handler = Callable[[Run, Command, bytes | None], None]
+
+
+def _table(handler: Callable[[Run, Command], None]) -> _Handler:
+    return lambda run, command, secret: handler(run, command)
+
+
+_COMMANDS: dict[str, _Handler] = {
+    "seat_joined": _table(table_moves.seat_joined),
+    "seat_left": _table(table_moves.seat_left),
+    "banker_exit": _table(table_moves.banker_exit),
+    "round_opened": table_moves.round_opened,
+    "client_seed": table_moves.client_seed,
+    "seed_timeout": table_moves.seed_timeout,
+    "move_timeout": turns.move_timeout,
+    **{kind: turns.player_move for kind in turns.PLAYER_MOVES},
+    **{kind: turns.banker_move for kind in turns.BANKER_MOVES},
+}
+_ROUND_COMMANDS = frozenset(_COMMANDS) - {"seat_joined", "seat_left", "banker_exit", "round_opened"}
+
+
+def decide(state: State, command: Command, secret: bytes | None) -> list[Draft]:
+    if command.type in CONSEQUENCES:
+        raise IllegalActionError(f"{command.type} is the rules' consequence, never a command")
+    handler = _COMMANDS.get(command.type)
+    if handler is None:
+        raise IllegalActionError(f"Kvitlach has no command {command.type!r}")
+    if command.type in _ROUND_COMMANDS and (
+        state.round is None or command.round != state.round.round_id
+    ):
+        raise IllegalActionError(f"{command.type} must name the round in progress")
+    run = Run(state, command.time)
+    handler(run, command, secret)
+    return run.drafts

@@ -1,0 +1,162 @@
+"""How one command's consequences unfold: each drafted event is applied at once, so
+the next decision sees the state it leaves (one rules path for service and verifier).
+"""
+
+from dataclasses import dataclass, field
+
+from fairdeal.events import GENESIS_PREV, SERVER, VERSION, Draft, Event, seat_actor
+from fairdeal.games import dealing, money
+from fairdeal.games.kvitlach import hands
+from fairdeal.games.kvitlach.apply import apply
+from fairdeal.games.kvitlach.options import canonical_order, deck_rules
+from fairdeal.games.kvitlach.state import (
+    BANKER,
+    Hand,
+    Play,
+    State,
+    bank,
+    exit_condition,
+    open_hands,
+    rightward,
+)
+from fairdeal.games.money import BANK, Transfer
+
+
+@dataclass
+class Run:
+    """The drafts of one decided command and the state after each (local, never shared)."""
+
+    state: State
+    time: int
+    drafts: list[Draft] = field(default_factory=list)
+
+    def emit(self, draft: Draft) -> None:
+        event = Event(
+            VERSION, "-", draft.round, 0, GENESIS_PREV, self.time, draft.type, draft.actor,
+            dict(draft.data),
+        )  # fmt: skip
+        self.state = apply(self.state, event)
+        self.drafts.append(draft)
+
+    @property
+    def play(self) -> Play:
+        assert self.state.play is not None
+        return self.state.play
+
+    @property
+    def round(self) -> dealing.RoundState:
+        assert self.state.round is not None
+        return self.state.round
+
+    def server(self, kind: str, data: dict[str, object]) -> None:
+        self.emit(Draft(kind, SERVER, data, self.round.round_id))
+
+
+def deck_of(state: State, secret: bytes | None) -> dealing.Deck:
+    assert state.round is not None
+    opts = state.options
+    return state.round.deck(secret, deck_rules(opts))
+
+
+def deck_left(state: State) -> bool:
+    """Whether the deck still has a card (an empty deck stops all drawing)."""
+    assert state.round is not None
+    return state.round.next_position < len(canonical_order(state.options))
+
+
+def cards_of(hand: Hand, deck: dealing.Deck) -> list[str]:
+    return [deck.card(position) for position in hand.cards]
+
+
+def deal(run: Run, deck: dealing.Deck, seat: int, face: str) -> None:
+    run.emit(dealing.deal_draft(run.round, deck, seat, face))
+
+
+def show(run: Run, deck: dealing.Deck, seat: int) -> None:
+    """``cards_shown``: the hand turned face up, each card with its salt."""
+    shown = [
+        {"position": p, "card": deck.card(p), "salt": deck.salt(p).hex()}
+        for p in run.play.hands[seat].cards
+    ]
+    run.server("cards_shown", {"seat": seat, "cards": shown})
+
+
+def after_card(run: Run, deck: dealing.Deck, seat: int) -> None:
+    """An immediate 21 wins, a bust loses; a protected 11 waits for the holder's word."""
+    hand = run.play.hands[seat]
+    cards = cards_of(hand, deck)
+    if hands.is_twenty_one(cards):
+        show(run, deck, seat)
+        _resolve(run, "hand_won", hand, {"reason": hands.win_reason(cards)})
+    elif (hand.protected is None or cards[-1] != "11") and hands.is_bust(cards):
+        show(run, deck, seat)
+        _resolve(run, "hand_lost", hand, {})
+
+
+def _resolve(run: Run, kind: str, hand: Hand, extra: dict[str, object]) -> None:
+    seat = seat_actor(hand.seat)
+    pays = [
+        Transfer(BANK, seat, hand.bet) if kind == "hand_won" else Transfer(seat, BANK, hand.bet)
+    ]
+    transfers = pays if hand.bet else []
+    data = {"seat": hand.seat, "bet": hand.bet, **extra}
+    run.server(kind, {**data, **money.settlement(run.state.balances, transfers)})
+
+
+def burn_protected(run: Run, deck: dealing.Deck, seat: int) -> None:
+    """Reject the protected 11: burn it face up and deal the next card the same way."""
+    position = run.play.hands[seat].protected
+    assert position is not None
+    face = dealing.UP if position in run.play.known else dealing.DOWN
+    card = {"position": position, "card": deck.card(position), "salt": deck.salt(position).hex()}
+    run.server("card_burned", {"seat": seat, **card})
+    if deck_left(run.state):
+        deal(run, deck, seat, face)
+        after_card(run, deck, seat)
+
+
+def finish(run: Run, deck: dealing.Deck, secret: bytes | None) -> None:
+    """The banker does not play when no bet is open: straight to the showdown."""
+    if run.play.phase == BANKER and not open_hands(run.play):
+        showdown(run, deck, secret)
+
+
+def showdown(run: Run, deck: dealing.Deck, secret: bytes | None) -> None:
+    """Cards up, one settlement of every open bet, the term's end if due, the reveal."""
+    show(run, deck, run.play.banker)
+    for hand in open_hands(run.play):
+        show(run, deck, hand.seat)
+    run.server("round_settled", settlement(run, deck))
+    if bank(run.state) == 0:
+        end_term(run, "bank_empty", run.round.round_id)
+    elif run.state.options["banker_exit"] == "mandatory" and exit_condition(run.state):
+        end_term(run, "four_or_seven", run.round.round_id)
+    run.emit(dealing.revealed_draft(run.round, secret))
+
+
+def settlement(run: Run, deck: dealing.Deck) -> dict[str, object]:
+    banker = cards_of(run.play.hands[run.play.banker], deck)
+    total = hands.best(banker)
+    result = "21" if hands.is_twenty_one(banker) else "bust" if hands.is_bust(banker) else "below"
+    results, transfers = [], []
+    for hand in open_hands(run.play):
+        player = hands.best(cards_of(hand, deck))
+        wins = result == "bust" or (result == "below" and player > total)
+        seat = seat_actor(hand.seat)
+        transfers.append(Transfer(BANK, seat, hand.bet) if wins else Transfer(seat, BANK, hand.bet))
+        outcome = "win" if wins else "lose"
+        results.append({"seat": hand.seat, "bet": hand.bet, "total": player, "outcome": outcome})
+    head = {"banker_total": total, "banker_result": result, "results": results}
+    return {**head, **money.settlement(run.state.balances, transfers)}
+
+
+def end_term(run: Run, reason: str, round_id: str | None) -> None:
+    """``term_ended``: the banker takes what is left in the bank; the role passes right."""
+    state = run.state
+    old = state.banker
+    others = rightward(state.seats, old, state.options["max_seats"])
+    funds = bank(state)
+    transfers = [Transfer(BANK, seat_actor(old), funds)] if funds else []
+    data = {"banker": old, "next_banker": others[0] if others else old, "reason": reason}
+    data = {**data, **money.settlement(state.balances, transfers)}
+    run.emit(Draft("term_ended", SERVER, data, round_id))

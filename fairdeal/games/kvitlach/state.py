@@ -1,0 +1,149 @@
+"""The state of a Kvitlach table: seats, balances, the banker's term and the round.
+
+Everything here is public knowledge: hidden cards are kept as deck positions only,
+and their values come from the deck (with the server seed) where the rules need them.
+"""
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from fairdeal.events import seat_actor
+from fairdeal.games.dealing import RoundState
+from fairdeal.games.money import BANK
+
+# Hand statuses. A hand is "live" while its bet is covered by the bank.
+WAITING, PLAYING, OPEN, OUT, WON, LOST, SKIPPED = (
+    "waiting", "playing", "open", "out", "won", "lost", "skipped",
+)  # fmt: skip
+LIVE = (PLAYING, OPEN)
+# Round phases after the round is opened.
+SEEDING, PLAYERS, BANKER, SHOWDOWN, DONE = "seeding", "players", "banker", "showdown", "done"
+
+
+def frozen(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    return MappingProxyType(dict(mapping))
+
+
+def _empty() -> Mapping[Any, Any]:
+    return frozen({})
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One seat's cards in a round (deck positions, in order) and its bet."""
+
+    seat: int
+    cards: tuple[int, ...] = ()
+    bet: int = 0
+    status: str = WAITING
+    elvaroon: bool = False  # called this round (once per hand)
+    armed: bool = False  # the Elvaroon protects the next card dealt
+    protected: int | None = None  # that card's position, until the holder moves again
+    burned: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Play:
+    """A round's table: who plays in which order, the hands, whose move it is."""
+
+    banker: int
+    order: tuple[int, ...]  # the players (banker excluded) in their turn order
+    hands: Mapping[int, Hand]
+    phase: str = SEEDING
+    turn: int | None = None
+    deadline: int | None = None
+    known: Mapping[int, str] = field(default_factory=_empty)  # public cards by position
+
+    def hand(self, seat: int) -> Hand:
+        return self.hands[seat]
+
+    def deal_order(self) -> tuple[int, ...]:
+        """The first card goes to each player in turn order, then to the banker."""
+        return (*self.order, self.banker)
+
+
+@dataclass(frozen=True)
+class Term:
+    """A banker's term: from funding the bank until the role passes."""
+
+    banker: int
+    rounds: int  # rounds opened in this term, this one included
+    paid: frozenset[int]  # seats whose ante is in this term's bank
+
+
+@dataclass(frozen=True)
+class State:
+    options: Mapping[str, Any]
+    balances: Mapping[str, int] = field(default_factory=_empty)
+    seats: tuple[int, ...] = ()
+    banker: int = 0  # the current banker, or who is next in line between terms
+    term: Term | None = None
+    rounds: int = 0
+    round: RoundState | None = None
+    play: Play | None = None
+    exit_offer: bool = False  # an optional 4-or-7 exit the banker may take now
+
+
+def in_round(state: State) -> bool:
+    return state.round is not None and not state.round.revealed
+
+
+def balance(state: State, seat: int) -> int:
+    return state.balances.get(seat_actor(seat), 0)
+
+
+def bank(state: State) -> int:
+    return state.balances.get(BANK, 0)
+
+
+def covered(play: Play | None) -> int:
+    """What the bank has set aside: the bets of every hand still in play."""
+    if play is None:
+        return 0
+    return sum(hand.bet for hand in play.hands.values() if hand.status in LIVE)
+
+
+def uncovered(state: State) -> int:
+    return bank(state) - covered(state.play)
+
+
+def available(state: State, seat: int) -> int:
+    """A seat's chips not already staked in this round."""
+    staked = state.play.hands[seat].bet if state.play and seat in state.play.hands else 0
+    return balance(state, seat) - staked
+
+
+def leftward(seats: Iterable[int], start: int, max_seats: int) -> list[int]:
+    """The other seats from ``start``'s left onwards: seat numbers upwards, wrapping."""
+    return sorted((s for s in seats if s != start), key=lambda s: (s - start) % max_seats)
+
+
+def rightward(seats: Iterable[int], start: int, max_seats: int) -> list[int]:
+    """The other seats from ``start``'s right onwards: seat numbers downwards, wrapping."""
+    return sorted((s for s in seats if s != start), key=lambda s: (start - s) % max_seats)
+
+
+def open_hands(play: Play) -> list[Hand]:
+    return [play.hands[s] for s in play.order if play.hands[s].status == OPEN]
+
+
+EXIT_FROM_TERM_ROUND = 4
+EXIT_CARDS = ("4", "7")
+
+
+def banker_first_card(play: Play) -> str | None:
+    """The banker's first card once it is public (at the showdown)."""
+    first = play.hands[play.banker].cards
+    return play.known.get(first[0]) if first else None
+
+
+def exit_condition(state: State) -> bool:
+    """Rule 19: from the term's 4th round, a first card of 4 or 7 lets the banker out."""
+    return (
+        state.term is not None
+        and state.play is not None
+        and state.term.rounds >= EXIT_FROM_TERM_ROUND
+        and banker_first_card(state.play) in EXIT_CARDS
+    )

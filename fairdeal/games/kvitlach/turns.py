@@ -1,0 +1,240 @@
+"""The players' and the banker's moves during a round, and the move timeout."""
+
+from collections.abc import Callable
+
+from fairdeal.errors import IllegalActionError, LimitError, NotDueError, OutOfTurnError
+from fairdeal.events import SERVER, actor_seat
+from fairdeal.games import dealing
+from fairdeal.games.base import Command, record
+from fairdeal.games.dealing import Deck
+from fairdeal.games.kvitlach import hands
+from fairdeal.games.kvitlach.flow import (
+    Run,
+    after_card,
+    burn_protected,
+    cards_of,
+    deal,
+    deck_left,
+    deck_of,
+    finish,
+    showdown,
+)
+from fairdeal.games.kvitlach.options import CLASSIC, PRESSBURG
+from fairdeal.games.kvitlach.state import (
+    BANKER,
+    OPEN,
+    OUT,
+    PLAYERS,
+    Hand,
+    State,
+    available,
+    in_round,
+    uncovered,
+)
+
+PLAYER_MOVES = ("bet", "hit", "open_card", "stand", "elvaroon", "reject")
+BANKER_MOVES = ("banker_draw", "banker_stop")
+
+
+def stake_limit(state: State, hand: Hand) -> int:
+    """The most a bet (or an Elvaroon raise) may add: the maximum bet less what is
+    staked, the bank's uncovered funds and the seat's free chips."""
+    max_bet: int = state.options["max_bet"]
+    return min(max_bet - hand.bet, uncovered(state), available(state, hand.seat))
+
+
+def pending_eleven(hand: Hand, deck: Deck) -> bool:
+    """The card dealt after an Elvaroon is an 11 and the holder has not moved since."""
+    return hand.protected is not None and deck.card(hand.protected) == "11"
+
+
+def must_draw(state: State, deck: Deck) -> bool:
+    """The house rule: the banker draws while the best total is at or below it."""
+    assert state.play is not None
+    threshold = state.options["banker_must_draw"]
+    if threshold == "none" or not deck_left(state):
+        return False
+    return hands.best(cards_of(state.play.hands[state.play.banker], deck)) <= int(threshold)
+
+
+# Checks: each raises unless the move is legal now; legal_actions asks the same ones.
+
+
+def _is(state: State, rule_set: str) -> bool:
+    return bool(state.options["rule_set"] == rule_set)
+
+
+def _rule_set(state: State, rule_set: str, kind: str) -> None:
+    if state.options["rule_set"] != rule_set:
+        raise IllegalActionError(f"{kind} is not a move of the {state.options['rule_set']} rules")
+
+
+def _has_bet(hand: Hand, kind: str) -> None:
+    if not hand.bet:
+        raise IllegalActionError(f"bet before you {kind}")
+
+
+def _drawable(state: State) -> None:
+    if not deck_left(state):
+        raise IllegalActionError("the deck is exhausted: no more cards this round")
+
+
+def _check_bet(state: State, hand: Hand, cards: list[str]) -> None:
+    if state.options["rule_set"] == CLASSIC and hand.bet:
+        raise IllegalActionError("the classic bet is placed once, before drawing")
+    if state.options["rule_set"] == PRESSBURG:
+        _drawable(state)
+    if stake_limit(state, hand) < 1:
+        raise LimitError("no bet fits the maximum, the bank's uncovered funds and your chips")
+
+
+def _check_hit(state: State, hand: Hand, cards: list[str]) -> None:
+    _rule_set(state, CLASSIC, "hit")
+    _has_bet(hand, "hit")
+    _drawable(state)
+
+
+def _check_open_card(state: State, hand: Hand, cards: list[str]) -> None:
+    _rule_set(state, PRESSBURG, "open_card")
+    _drawable(state)
+
+
+def _check_stand(state: State, hand: Hand, cards: list[str]) -> None:
+    if state.options["rule_set"] == CLASSIC:
+        _has_bet(hand, "stand")
+
+
+def _check_elvaroon(state: State, hand: Hand, cards: list[str]) -> None:
+    if state.options["rule_set"] == CLASSIC:
+        _has_bet(hand, "call Elvaroon")
+    if hand.elvaroon:
+        raise IllegalActionError("Elvaroon is called once per hand")
+    if not hands.can_call_elvaroon(cards):
+        raise IllegalActionError("Elvaroon needs a total of exactly 11")
+
+
+_CHECKS: dict[str, Callable[[State, Hand, list[str]], None]] = {
+    "bet": _check_bet,
+    "hit": _check_hit,
+    "open_card": _check_open_card,
+    "stand": _check_stand,
+    "elvaroon": _check_elvaroon,
+}
+
+
+def check_player(state: State, seat: int | None, kind: str, deck: Deck) -> Hand:
+    play = state.play
+    if not in_round(state) or play is None or play.phase != PLAYERS or play.turn is None:
+        raise OutOfTurnError(f"{kind}: no player's move is awaited")
+    if play.turn != seat:
+        raise OutOfTurnError(f"{kind}: it is not this seat's turn")
+    hand = play.hands[play.turn]
+    pending = pending_eleven(hand, deck)
+    if kind == "reject":
+        if not pending:
+            raise IllegalActionError("reject follows only an 11 dealt after an Elvaroon")
+        return hand
+    cards = cards_of(hand, deck)
+    if pending and hands.is_bust(cards):
+        raise IllegalActionError("the protected 11 busts this hand: reject it")
+    _CHECKS[kind](state, hand, cards)
+    return hand
+
+
+def check_banker(state: State, seat: int | None, kind: str, deck: Deck) -> None:
+    play = state.play
+    if not in_round(state) or play is None or play.phase != BANKER or play.turn != seat:
+        raise OutOfTurnError(f"{kind}: it is not the banker's turn")
+    if kind == "banker_draw":
+        _drawable(state)
+    elif must_draw(state, deck):
+        raise IllegalActionError("the banker must draw at this total")
+
+
+# Handlers.
+
+
+def _amount(command: Command, key: str, low: int, high: int, default: int | None) -> int:
+    value = command.data.get(key, default)
+    if type(value) is not int or value < low:
+        raise IllegalActionError(f"{key} must be an integer of at least {low}")
+    if value > high:
+        raise LimitError(f"{key} may be at most {high} now")
+    return value
+
+
+def _deck_in(run: Run, phase: str, kind: str, secret: bytes | None) -> Deck:
+    """The deck, once the play has reached ``phase`` (moves before it are out of turn)."""
+    play = run.state.play
+    if not in_round(run.state) or play is None or play.phase != phase:
+        raise OutOfTurnError(f"{kind}: no such move is awaited now")
+    return deck_of(run.state, secret)
+
+
+def player_move(run: Run, command: Command, secret: bytes | None) -> None:
+    deck = _deck_in(run, PLAYERS, command.type, secret)
+    seat = actor_seat(command.actor)
+    hand = check_player(run.state, seat, command.type, deck)
+    limit = stake_limit(run.state, hand)
+    if command.type == "bet":
+        run.emit(record(command, {"amount": _amount(command, "amount", 1, limit, None)}))
+    elif command.type == "elvaroon":
+        run.emit(record(command, {"raise": _amount(command, "raise", 0, limit, 0)}))
+    else:
+        run.emit(record(command, {}))
+    _draw_for(run, deck, hand.seat, command.type)
+    finish(run, deck, secret)
+
+
+def _draw_for(run: Run, deck: Deck, seat: int, kind: str) -> None:
+    if kind == "reject":
+        burn_protected(run, deck, seat)
+    elif kind in ("hit", "open_card") or (kind == "bet" and _is(run.state, PRESSBURG)):
+        deal(run, deck, seat, dealing.UP if kind == "open_card" else dealing.DOWN)
+        after_card(run, deck, seat)
+
+
+def banker_move(run: Run, command: Command, secret: bytes | None) -> None:
+    deck = _deck_in(run, BANKER, command.type, secret)
+    check_banker(run.state, actor_seat(command.actor), command.type, deck)
+    run.emit(record(command, {}))
+    if command.type == "banker_stop" or _banker_draws(run, deck):
+        showdown(run, deck, secret)
+
+
+def _banker_draws(run: Run, deck: Deck) -> bool:
+    """One face-up card; True when it ends the banker's play (exactly 21 or bust)."""
+    deal(run, deck, run.play.banker, dealing.UP)
+    cards = cards_of(run.play.hands[run.play.banker], deck)
+    return hands.is_twenty_one(cards) or hands.is_bust(cards)
+
+
+def move_timeout(run: Run, command: Command, secret: bytes | None) -> None:
+    """A player without a bet sits out; with a bet stands (a protected 11 is rejected
+    first); the banker draws what the house rule forces, then stops."""
+    play = run.state.play
+    if command.actor != SERVER or not in_round(run.state) or play is None:
+        raise IllegalActionError("no move is awaited")
+    expected = {"seat": play.turn, "deadline": play.deadline}
+    if play.phase not in (PLAYERS, BANKER) or dict(command.data) != expected:
+        raise IllegalActionError("no such move deadline is pending")
+    if play.deadline is None or command.time < play.deadline:
+        raise NotDueError("the move deadline has not passed")
+    run.emit(record(command, expected))
+    deck = deck_of(run.state, secret)
+    if play.phase == BANKER:
+        while must_draw(run.state, deck) and not _banker_draws(run, deck):
+            pass
+        showdown(run, deck, secret)
+        return
+    assert play.turn is not None
+    _time_out_player(run, deck, play.hands[play.turn])
+    finish(run, deck, secret)
+
+
+def _time_out_player(run: Run, deck: Deck, hand: Hand) -> None:
+    if pending_eleven(hand, deck):
+        burn_protected(run, deck, hand.seat)
+    if run.play.turn == hand.seat:
+        status = OPEN if run.play.hands[hand.seat].bet else OUT
+        run.server("hand_closed", {"seat": hand.seat, "status": status})

@@ -1,0 +1,157 @@
+"""What each seat may see and send, and which deadline is due.
+
+A view never holds another seat's face-down card, nor any card before it is
+public, nor the server seed: hidden cards appear as positions only.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from fairdeal.errors import GameError
+from fairdeal.events import SERVER
+from fairdeal.games import dealing
+from fairdeal.games.base import Command
+from fairdeal.games.dealing import Deck
+from fairdeal.games.kvitlach import table_moves, turns
+from fairdeal.games.kvitlach.flow import deck_of
+from fairdeal.games.kvitlach.state import (
+    BANKER,
+    PLAYERS,
+    SEEDING,
+    Hand,
+    Play,
+    State,
+    Term,
+    bank,
+    covered,
+    in_round,
+)
+
+
+def legal_actions(state: State, seat: int, secret: bytes | None) -> list[str]:
+    if seat not in state.seats:
+        joinable = not in_round(state) and seat == table_moves.next_free_seat(state)
+        return ["seat_joined"] if joinable else []
+    if not in_round(state):
+        return _between_rounds(state, seat)
+    play, current = state.play, state.round
+    assert play is not None and current is not None
+    if play.phase == SEEDING:
+        seeding = seat in current.seats and seat not in current.seeds and not current.sealed
+        return ["client_seed"] if seeding else []
+    if play.turn != seat or secret is None:
+        return []
+    deck = deck_of(state, secret)
+    if play.phase == PLAYERS:
+        return [k for k in turns.PLAYER_MOVES if _allowed(turns.check_player, state, seat, k, deck)]
+    return [k for k in turns.BANKER_MOVES if _allowed(turns.check_banker, state, seat, k, deck)]
+
+
+def _between_rounds(state: State, seat: int) -> list[str]:
+    actions = []
+    if state.term is None or state.term.banker != seat:
+        actions.append("seat_left")
+    if state.exit_offer and seat == state.banker:
+        actions.append("banker_exit")
+    return actions
+
+
+def _allowed(
+    check: Callable[[State, int, str, Deck], object], state: State, seat: int, kind: str, deck: Deck
+) -> bool:
+    try:
+        check(state, seat, kind, deck)
+    except GameError:
+        return False
+    return True
+
+
+def due(state: State, now: int) -> Command | None:
+    """The seed timeout or the move timeout whose deadline has passed, if any."""
+    if not in_round(state) or state.round is None or state.play is None:
+        return None
+    current, play = state.round, state.play
+    if not current.sealed and current.seed_deadline is not None and now >= current.seed_deadline:
+        data = {"deadline": current.seed_deadline, "seats": dealing.missing_seeds(current)}
+        return Command("seed_timeout", SERVER, now, data, current.round_id)
+    if play.phase in (PLAYERS, BANKER) and play.deadline is not None and now >= play.deadline:
+        data = {"seat": play.turn, "deadline": play.deadline}
+        return Command("move_timeout", SERVER, now, data, current.round_id)
+    return None
+
+
+# Views.
+
+
+def view_for(state: State, seat: int | None, secret: bytes | None) -> dict[str, Any]:
+    term = state.term
+    view: dict[str, Any] = {
+        "game": "kvitlach",
+        "options": dict(state.options),
+        "seats": list(state.seats),
+        "balances": dict(sorted(state.balances.items())),
+        "banker": state.banker,
+        "term": None if term is None else _term_view(term),
+        "rounds": state.rounds,
+        "exit_offer": state.exit_offer,
+        "round": _round_view(state),
+        "you": seat,
+    }
+    if seat is not None:
+        view["legal_actions"] = legal_actions(state, seat, secret)
+        view["your_cards"] = _own_cards(state, seat, secret)
+    return view
+
+
+def _own_cards(state: State, seat: int, secret: bytes | None) -> list[dict[str, Any]]:
+    """The seat's own cards with their salts, so it can check each card's commitment."""
+    play, current = state.play, state.round
+    if secret is None or play is None or current is None or not current.sealed:
+        return []
+    if seat not in play.hands:
+        return []
+    deck = deck_of(state, secret)
+    return [
+        {"position": p, "card": deck.card(p), "salt": deck.salt(p).hex()}
+        for p in play.hands[seat].cards
+    ]
+
+
+def _term_view(term: Term) -> dict[str, Any]:
+    return {"banker": term.banker, "round": term.rounds, "paid": sorted(term.paid)}
+
+
+def _round_view(state: State) -> dict[str, Any] | None:
+    current, play = state.round, state.play
+    if current is None or play is None:
+        return None
+    return {
+        "id": current.round_id,
+        "number": current.number,
+        "commitment": current.commitment,
+        "seats": list(current.seats),
+        "seeded": sorted(current.seeds),
+        "seed_deadline": current.seed_deadline,
+        "sealed": current.sealed,
+        "revealed": current.revealed,
+        "banker": play.banker,
+        "order": list(play.order),
+        "phase": play.phase,
+        "turn": play.turn,
+        "deadline": play.deadline,
+        "bank": bank(state),
+        "covered": covered(play) if in_round(state) else 0,
+        "hands": [_hand_view(play, play.hands[s]) for s in (*play.order, play.banker)],
+    }
+
+
+def _hand_view(play: Play, hand: Hand) -> dict[str, Any]:
+    return {
+        "seat": hand.seat,
+        "cards": [{"position": p, "card": play.known.get(p)} for p in hand.cards],
+        "burned": [{"position": p, "card": play.known[p]} for p in hand.burned],
+        "bet": hand.bet,
+        "status": hand.status,
+        "elvaroon": hand.elvaroon,
+        "protected": hand.protected,
+    }
