@@ -2,6 +2,9 @@
 
 Prints per-core rates, and each signed-event rate as a ratio of the raw Ed25519 signing
 rate measured in the same run (the machine is shared: absolute rates drift, ratios hold).
+Tables are first played by bots choosing random legal moves; the engine is then timed
+re-running those whole tables (decide, stamp, hash, sign, apply: what the service does
+per request), and separately with the bots choosing as they go.
 Targets: simulated rounds >= 60 % of raw signing; a 48-card shuffle under 50 µs.
 Run: python bench/core.py [--seconds S]
 """
@@ -11,14 +14,19 @@ import hashlib
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from fairdeal import cards, randomness
+from fairdeal.errors import GameError
 from fairdeal.events import ChainHead, Draft, sign
 from fairdeal.games import registry
+from fairdeal.games.base import Command, Game
 from fairdeal.keys import Signer
 from fairdeal.simulate import play_round, set_up
+from fairdeal.table import execute
 
 NOW = 1_767_225_600_000
 
@@ -66,35 +74,99 @@ def signing_events(signer: Signer) -> Callable[[], int]:
     return work
 
 
-def toto21_rounds(signer: Signer, rng: random.Random) -> Callable[[], int]:
-    game = registry()["toto21"]
-    seating = [("seat_joined", "seat:0", {}), ("seat_joined", "seat:1", {}),
-               ("joiner_accepted", "seat:0", {"seat": 1})]
-    return _rounds(game, {"target": 10, "stake": 10}, seating, [0, 1], signer, rng, 19)
+@dataclass
+class Recorded:
+    """A table played once by bots: what the engine is then timed re-running."""
+
+    game: Game
+    options: dict[str, Any]
+    seating: list[tuple[str, str, dict[str, Any]]]
+    rounds: list[tuple[bytes, list[Command]]] = field(default_factory=list)
+    events: int = 0
 
 
-def kvitlach_rounds(signer: Signer, rng: random.Random) -> Callable[[], int]:
-    game = registry()["kvitlach"]
-    seating = [("seat_joined", f"seat:{s}", {"buy_in": 10**9}) for s in range(4)]
-    options = {"decks": 2, "banker_exit": "off"}
-    return _rounds(game, options, seating, [0, 1, 2, 3], signer, rng, 3)
+def record_table(
+    name: str,
+    options: dict[str, Any],
+    seating: list[Any],
+    seats: list[int],
+    rounds: int,
+    signer: Signer,
+    rng: random.Random,
+) -> Recorded:
+    game = registry()[name]
+    table, log = set_up(game, "tbench", options, seating, signer=signer, now=NOW)
+    recorded = Recorded(game, options, seating, events=len(log))
+    for number in range(1, rounds + 1):
+        seed = rng.randbytes(32)
+        try:
+            played = play_round(
+                table,
+                f"tbench.{number}",
+                server_seed=seed,
+                seats=seats,
+                rng=rng,
+                signer=signer,
+                now=NOW,
+            )
+        except GameError:  # a finished Toto21 match opens no more rounds
+            break
+        table = played.table
+        recorded.rounds.append((seed, played.commands))
+        recorded.events += len(played.log)
+    return recorded
 
 
-def _rounds(game, options, seating, seats, signer, rng, per_table) -> Callable[[], int]:  # noqa: ANN001
-    """Tables of ``per_table`` rounds; returns events signed (setup included)."""
+SETUPS: dict[str, tuple[dict[str, Any], list[Any], list[int], int]] = {
+    # name: (options, seating commands, seats that play, rounds per table)
+    "toto21": (
+        {"target": 10},
+        [
+            ("seat_joined", "seat:0", {}),
+            ("seat_joined", "seat:1", {}),
+            ("joiner_accepted", "seat:0", {"seat": 1}),
+        ],
+        [0, 1],
+        19,
+    ),
+    "kvitlach": (
+        {"decks": 2, "banker_exit": "off"},
+        [("seat_joined", f"seat:{s}", {"buy_in": 10**9}) for s in range(4)],
+        [0, 1, 2, 3],
+        5,
+    ),
+}
+
+
+def record(name: str, signer: Signer, rng: random.Random) -> Recorded:
+    options, seating, seats, rounds = SETUPS[name]
+    return record_table(name, options, seating, seats, rounds, signer, rng)
+
+
+def replaying(tables: list[Recorded], signer: Signer) -> Callable[[], int]:
+    """The engine's work for whole tables: decide, stamp, hash, sign and apply every event."""
+
     def work() -> int:
-        table, log = set_up(game, "tbench", options, seating, signer, NOW)
-        events = len(log)
-        for number in range(1, per_table + 1):
-            seed = rng.randbytes(32)
-            try:
-                table, signed = play_round(table, f"tbench.{number}", seed, seats, rng, signer, NOW)
-            except Exception:  # a finished Toto21 match opens no more rounds
-                break
-            events += len(signed)
-        return events
+        for recorded in tables:
+            table, _ = set_up(
+                recorded.game,
+                "tbench",
+                recorded.options,
+                recorded.seating,
+                signer=signer,
+                now=NOW,
+            )
+            for seed, commands in recorded.rounds:
+                for command in commands:
+                    table, _ = execute(table, command, seed, signer)
+        return sum(r.events for r in tables)
 
     return work
+
+
+def playing(name: str, signer: Signer, rng: random.Random) -> Callable[[], int]:
+    """The same with the bots choosing moves as they go (their legal_actions calls counted)."""
+    return lambda: record(name, signer, rng).events
 
 
 def main() -> None:
@@ -105,14 +177,20 @@ def main() -> None:
     rng = random.Random(7)
     raw = rate(raw_signing(signer), seconds)
     print(f"raw Ed25519 signing          {raw:12,.0f} /s   (baseline)")
-    for size, deck in ((24, cards.kvitlach_deck(1)), (36, cards.toto21_deck()),
-                       (48, cards.kvitlach_deck(2))):
+    for size, deck in (
+        (24, cards.kvitlach_deck(1)),
+        (36, cards.toto21_deck()),
+        (48, cards.kvitlach_deck(2)),
+    ):
         shuffles = rate(shuffling(deck), seconds)
-        print(f"shuffle {size} cards             {shuffles:12,.0f} /s   "
-              f"{1e6 / shuffles:6.1f} µs each")
-    rows = [("sign + chain events", signing_events(signer)),
-            ("toto21 rounds, events", toto21_rounds(signer, rng)),
-            ("kvitlach rounds, events", kvitlach_rounds(signer, rng))]
+        print(
+            f"shuffle {size} cards             {shuffles:12,.0f} /s   {1e6 / shuffles:6.1f} µs each"
+        )
+    rows = [("sign + chain events", signing_events(signer))]
+    for name in SETUPS:
+        tables = [record(name, signer, rng) for _ in range(20)]
+        rows.append((f"{name} rounds, events", replaying(tables, signer)))
+    rows += [(f"{name} with bots choosing", playing(name, signer, rng)) for name in SETUPS]
     for label, work in rows:
         measured = rate(work, seconds)
         print(f"{label:28} {measured:12,.0f} /s   {measured / raw:6.1%} of raw signing")

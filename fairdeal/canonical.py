@@ -8,6 +8,7 @@ floats in particular, since money is integers.
 """
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from fairdeal.errors import EncodingError
@@ -31,25 +32,36 @@ def canonical_bytes(value: Any) -> bytes:
 
 def _check(value: Any, depth: int) -> None:
     """Refuse what JCS cannot say exactly. Hot: every event passes here, so types are
-    compared directly and strings are left to the final UTF-8 encoding."""
+    compared directly, keys are checked in C, and strings are left to the final UTF-8
+    encoding."""
     kind = type(value)
-    if kind is str or kind is bool or value is None:
-        return
-    if kind is int:
-        if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
-            raise EncodingError(f"integer {value} is outside the exact JSON range")
-        return
-    if depth >= _MAX_DEPTH:
-        raise EncodingError("value nested too deeply")
     if kind is dict:
-        for key, item in value.items():
-            if type(key) is not str or not key.isascii():
-                raise EncodingError(f"object key {key!r} is not an ASCII string")
-            if type(item) is not str:
-                _check(item, depth + 1)
+        if depth >= _MAX_DEPTH:
+            raise EncodingError("value nested too deeply")
+        try:
+            ascii_keys = all(map(str.isascii, value))
+        except TypeError:  # a key that is not a str
+            ascii_keys = False
+        if not ascii_keys:
+            raise EncodingError("object keys must be ASCII strings")
+        _check_items(value.values(), depth)
     elif kind is list or kind is tuple:
-        for item in value:
-            if type(item) is not str:
-                _check(item, depth + 1)
+        if depth >= _MAX_DEPTH:
+            raise EncodingError("value nested too deeply")
+        _check_items(value, depth)
     else:
-        raise EncodingError(f"{kind.__name__} has no canonical encoding")
+        _check_items((value,), depth - 1)
+
+
+def _check_items(items: Iterable[Any], depth: int) -> None:
+    for item in items:
+        kind = type(item)
+        if kind is str or kind is bool or item is None:
+            continue
+        if kind is int:
+            if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                raise EncodingError(f"integer {item} is outside the exact JSON range")
+        elif kind is dict or kind is list or kind is tuple:
+            _check(item, depth + 1)
+        else:
+            raise EncodingError(f"{kind.__name__} has no canonical encoding")

@@ -18,8 +18,8 @@ from fairdeal import tags
 from fairdeal.canonical import canonical_bytes
 from fairdeal.errors import (
     ChainForkError,
-    EncodingError,
     ChainGapError,
+    EncodingError,
     EventSchemaError,
     HashMismatchError,
     TimeWentBackError,
@@ -71,7 +71,11 @@ class Event:
     data: Mapping[str, Any]
 
     def to_json(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in _FIELDS}
+        return {
+            "version": self.version, "table": self.table, "round": self.round,
+            "seq": self.seq, "prev": self.prev, "time": self.time, "type": self.type,
+            "actor": self.actor, "data": self.data,
+        }  # fmt: skip
 
     @classmethod
     def from_json(cls, obj: Any) -> "Event":

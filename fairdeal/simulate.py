@@ -6,11 +6,13 @@ and the time. Seats pick uniformly among their legal actions (never leaving the 
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from fairdeal import randomness
 from fairdeal.errors import GameError
 from fairdeal.events import SERVER, SignedEvent, seat_actor
+from fairdeal.frozen import evolve
 from fairdeal.games.base import Command, Game
 from fairdeal.keys import Signer
 from fairdeal.table import ROUND_REVEALED, Table, create, execute
@@ -28,6 +30,7 @@ def set_up(
     table_id: str,
     options: Mapping[str, Any],
     commands: Sequence[tuple[str, str, Mapping[str, Any]]],
+    *,
     signer: Signer,
     now: int,
 ) -> tuple[Table, list[SignedEvent]]:
@@ -40,33 +43,61 @@ def set_up(
     return table, log
 
 
+@dataclass
+class Played:
+    """A round played: the table after it, its signed events, and the commands sent."""
+
+    table: Table
+    log: list[SignedEvent] = field(default_factory=list)
+    commands: list[Command] = field(default_factory=list)
+
+    revealed: bool = False
+
+    def run(self, command: Command, secret: bytes, signer: Signer) -> None:
+        self.table, signed = execute(self.table, command, secret, signer)
+        self.log += signed
+        self.commands.append(command)
+        # Events may follow the reveal in the same run (Toto21's match_won).
+        self.revealed = self.revealed or any(s.event.type == ROUND_REVEALED for s in signed)
+
+
 def play_round(
     table: Table,
     round_id: str,
+    *,
     server_seed: bytes,
     seats: Sequence[int],
     rng: random.Random,
     signer: Signer,
     now: int,
-) -> tuple[Table, list[SignedEvent]]:
+) -> Played:
     """Open a round, let the seats play at random, and return when it is revealed."""
     commitment = randomness.seed_commitment(server_seed).hex()
+    played = Played(table)
     opening = Command("round_opened", SERVER, now, {"commitment": commitment}, round_id)
-    table, log = execute(table, opening, server_seed, signer)
+    played.run(opening, server_seed, signer)
     for _ in range(MAX_STEPS_PER_ROUND):
-        if log[-1].event.type == ROUND_REVEALED:
-            return table, log
-        command = random_command(table, seats, server_seed, rng, now, round_id)
+        if played.revealed:
+            return played
+        command = random_command(
+            played.table, seats, secret=server_seed, rng=rng, now=now, round_id=round_id
+        )
         if command is None:
             raise NoProgressError(f"round {round_id}: nobody may act and it has not ended")
-        table, signed = _execute_or_fall_back(table, command, server_seed, signer)
-        log += signed
+        try:
+            played.run(command, server_seed, signer)
+        except GameError:
+            if command.type != "bet":
+                raise
+            # A bet the bank or the balance cannot cover is retried as the smallest bet.
+            played.run(evolve(command, data={"amount": 1}), server_seed, signer)
     raise NoProgressError(f"round {round_id} did not end in {MAX_STEPS_PER_ROUND} steps")
 
 
 def random_command(
     table: Table,
     seats: Sequence[int],
+    *,
     secret: bytes,
     rng: random.Random,
     now: int,
@@ -91,16 +122,3 @@ def _data_for(kind: str, rng: random.Random) -> dict[str, Any]:
     if kind == "bet":
         return {"amount": rng.randint(1, 5)}
     return {}
-
-
-def _execute_or_fall_back(
-    table: Table, command: Command, secret: bytes, signer: Signer
-) -> tuple[Table, list[SignedEvent]]:
-    """A bet the bank or the balance cannot cover is retried as the smallest bet."""
-    try:
-        return execute(table, command, secret, signer)
-    except GameError:
-        if command.type != "bet":
-            raise
-        smallest = Command(command.type, command.actor, command.time, {"amount": 1}, command.round)
-        return execute(table, smallest, secret, signer)

@@ -51,15 +51,15 @@ def execute(
     """Decide, stamp, sign and apply one command; nothing changes if the rules refuse it."""
     # Times never go back in a chain; decide at the time the events will carry, so a
     # replay that rebuilds the command from the first event decides the same way.
-    command = replace(command, time=max(command.time, table.head.time))
-    drafts = table.game.decide(table.state, command, secret)
-    state, head, receipts = table.state, table.head, []
-    for draft in drafts:
+    if command.time < table.head.time:
+        command = replace(command, time=table.head.time)
+    decision = table.game.step(table.state, command, secret)
+    head, receipts = table.head, []
+    for draft in decision.drafts:
         signed = sign(head.stamp(draft, command.time), signer)
-        state = table.game.apply(state, signed.event)
         head = head.advance(signed.event, signed.hash)
         receipts.append(signed)
-    return Table(table.game, state, head), receipts
+    return Table(table.game, decision.state, head), receipts
 
 
 def revealed_seeds(events: Iterable[Event]) -> dict[str, bytes]:
@@ -107,19 +107,20 @@ def _table_from_created(game_of: Mapping[str, Game], event: Event) -> Table:
 
 def _replay_run(table: Table, events: list[Event], secret: bytes | None) -> tuple[Table, int]:
     first = events[0]
-    drafts = table.game.decide(table.state, Command.of(first), secret)
+    decision = table.game.step(table.state, Command.of(first), secret)
+    drafts = decision.drafts
     if not drafts:
         raise ReplayMismatchError(f"seq {first.seq}: the rules record no event for this command")
     logged = events[: len(drafts)]
-    state, head = table.state, table.head
+    head = table.head
     for draft, event in zip(drafts, logged, strict=False):
         if not _same(event, draft) or event.time != first.time:
             raise ReplayMismatchError(f"seq {event.seq}: the rules give {draft.type} here")
-        state = table.game.apply(state, event)
         head = head.advance(event, event.hash())
     if len(logged) < len(drafts):
         raise ReplayMismatchError(f"seq {first.seq}: the log ends before the rules' events do")
-    return Table(table.game, state, head), len(drafts)
+    # The logged events equal the drafts, so the decided state is the state they give.
+    return Table(table.game, decision.state, head), len(drafts)
 
 
 def _same(event: Event, draft: Draft) -> bool:

@@ -6,12 +6,16 @@ verifier call the same ones:
 - ``options(raw)``: the table's options with defaults filled in; raises OptionsError.
   The result is what ``table_created`` logs, and a fixed point: options(options(x)).
 - ``new(options)``: the state of a freshly created table with no seat taken.
+- ``step(state, command, secret)``: a Decision: the drafts of the events the command
+  causes, and the state they lead to. ``decide`` is its drafts alone.
 - ``decide(state, command, secret)``: the drafts of the events the command causes.
   The first draft always records the command itself (same type, actor and data), so
   any logged run of events can be replayed: rebuild the command from the first
   event, decide again, and compare. Raises a GameError for anything illegal.
 - ``apply(state, event)``: the state after one logged event; never raises for an
-  event ``decide`` produced.
+  event ``decide`` produced. It reads only the event's type, actor, round, time and
+  data, so the state ``step`` reaches (by applying each draft as it is made, see Run)
+  is exactly the fold of ``apply`` over the logged events.
 - ``legal_actions(state, seat, secret)``: the command types that seat may send now.
 - ``view_for(state, seat, secret)``: what that seat may see (None: the public).
 - ``due(state, now)``: the server command a passed deadline calls for, if any.
@@ -21,12 +25,14 @@ verifier call the same ones:
 known: the service always has it; the verifier learns it from the reveal.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from fairdeal.errors import IllegalActionError
-from fairdeal.events import Draft, Event
+from fairdeal.events import GENESIS_PREV, VERSION, Draft, Event
+
+S = TypeVar("S")
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,41 @@ class Command:
         return cls(event.type, event.actor, event.time, event.data, event.round)
 
 
+@dataclass(frozen=True)
+class Decision:
+    """What a command causes: the drafts, and the state after applying them in order."""
+
+    drafts: list[Draft]
+    state: Any
+
+
+class Run(Generic[S]):
+    """The drafts of one command being decided, each applied as it is made.
+
+    Later steps of the same decision see the state the earlier drafts lead to, and the
+    final state is the one ``apply`` builds from the logged events, so the table engine
+    need not apply every event a second time.
+    """
+
+    def __init__(self, state: S, time: int, apply: Callable[[S, Event], S]) -> None:
+        self.state = state
+        self.time = time
+        self.drafts: list[Draft] = []
+        self._apply = apply
+
+    def emit(self, draft: Draft) -> None:
+        # apply reads only type, actor, round, time and data: the rest is a placeholder.
+        event = Event(
+            VERSION, "-", draft.round, 0, GENESIS_PREV, self.time,
+            draft.type, draft.actor, dict(draft.data),
+        )  # fmt: skip
+        self.state = self._apply(self.state, event)
+        self.drafts.append(draft)
+
+    def decision(self) -> Decision:
+        return Decision(self.drafts, self.state)
+
+
 class Game(Protocol):
     """What a game plug-in provides; see the module docstring."""
 
@@ -55,6 +96,8 @@ class Game(Protocol):
     def deck_rules(self, options: Mapping[str, Any]) -> dict[str, Any]: ...
 
     def new(self, options: Mapping[str, Any]) -> Any: ...
+
+    def step(self, state: Any, command: Command, secret: bytes | None) -> Decision: ...
 
     def decide(self, state: Any, command: Command, secret: bytes | None) -> list[Draft]: ...
 

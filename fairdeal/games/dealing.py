@@ -9,13 +9,14 @@ helpers from ``decide`` and ``apply`` and add their own rules around them.
 import hmac
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from fairdeal import cards, randomness
 from fairdeal.errors import IllegalActionError, NotDueError, OutOfTurnError, SealedError
 from fairdeal.events import SERVER, Draft, Event, actor_seat
+from fairdeal.frozen import evolve
 from fairdeal.games.base import Command, record
 
 UP, DOWN, BLIND = "up", "down", "blind"
@@ -66,7 +67,9 @@ class RoundState:
     def deck(self, secret: bytes | None, rules: Mapping[str, Any]) -> Deck:
         """The sealed round's deck, from the server seed; the seed must match the commitment."""
         if secret is None or not self.sealed:
-            raise IllegalActionError("the deck is known only from the server seed of a sealed round")
+            raise IllegalActionError(
+                "the deck is known only from the server seed of a sealed round"
+            )
         check_secret(secret, self.commitment)
         return round_deck(secret, self.round_id, self.client_seeds(), rules)
 
@@ -202,19 +205,19 @@ def apply_opened(event: Event) -> RoundState:
 def apply_seed(current: RoundState, event: Event) -> RoundState:
     seat = actor_seat(event.actor)
     assert seat is not None
-    return replace(current, seeds={**current.seeds, seat: event.data["seed"]})
+    return evolve(current, seeds={**current.seeds, seat: event.data["seed"]})
 
 
 def apply_sealed(current: RoundState) -> RoundState:
-    return replace(current, sealed=True)
+    return evolve(current, sealed=True)
 
 
 def apply_dealt(current: RoundState) -> RoundState:
-    return replace(current, next_position=current.next_position + 1)
+    return evolve(current, next_position=current.next_position + 1)
 
 
 def apply_revealed(current: RoundState) -> RoundState:
-    return replace(current, revealed=True)
+    return evolve(current, revealed=True)
 
 
 def all_seeded(current: RoundState) -> bool:

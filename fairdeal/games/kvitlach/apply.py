@@ -5,10 +5,10 @@ service and the verifier move the turn identically without knowing hidden cards.
 """
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from fairdeal.events import Event, actor_seat
+from fairdeal.frozen import evolve
 from fairdeal.games import dealing
 from fairdeal.games.kvitlach.state import (
     BANKER,
@@ -50,7 +50,7 @@ def _with_deadline(state: State, time: int) -> State:
         return state
     waiting = in_round(state) and play.phase in (PLAYERS, BANKER)
     deadline = time + state.options["move_time_ms"] if waiting else None
-    return replace(state, play=replace(play, deadline=deadline))
+    return evolve(state, play=evolve(play, deadline=deadline))
 
 
 def _seat(event: Event) -> int:
@@ -71,12 +71,12 @@ def _round(state: State) -> dealing.RoundState:
 
 def _hand(state: State, seat: int, **changes: Any) -> State:
     play = _play(state)
-    hand = replace(play.hands[seat], **changes)
-    return replace(state, play=replace(play, hands=frozen({**play.hands, seat: hand})))
+    hand = evolve(play.hands[seat], **changes)
+    return evolve(state, play=evolve(play, hands=frozen({**play.hands, seat: hand})))
 
 
 def _money(state: State, event: Event) -> State:
-    return replace(state, balances=frozen(event.data["balances"]))
+    return evolve(state, balances=frozen(event.data["balances"]))
 
 
 # Seats and the banker's term.
@@ -84,24 +84,24 @@ def _money(state: State, event: Event) -> State:
 
 def _joined(state: State, event: Event) -> State:
     seats = tuple(sorted((*state.seats, _seat(event))))
-    return replace(_money(state, event), seats=seats)
+    return evolve(_money(state, event), seats=seats)
 
 
 def _left(state: State, event: Event) -> State:
     seats = tuple(s for s in state.seats if s != _seat(event))
-    return replace(_money(state, event), seats=seats)
+    return evolve(_money(state, event), seats=seats)
 
 
 def _term_ended(state: State, event: Event) -> State:
     state = _money(state, event)
-    return replace(state, term=None, banker=event.data["next_banker"], exit_offer=False)
+    return evolve(state, term=None, banker=event.data["next_banker"], exit_offer=False)
 
 
 def _bank_funded(state: State, event: Event) -> State:
     term = state.term
     assert term is not None
     paid = term.paid | frozenset(event.data["paid"])
-    return replace(_money(state, event), term=replace(term, paid=paid))
+    return evolve(_money(state, event), term=evolve(term, paid=paid))
 
 
 # The round's randomness and deal.
@@ -113,10 +113,10 @@ def _opened(state: State, event: Event) -> State:
     if state.term is None:
         term = Term(banker, 1, frozenset())
     else:
-        term = replace(state.term, rounds=state.term.rounds + 1)
+        term = evolve(state.term, rounds=state.term.rounds + 1)
     hands = frozen({seat: Hand(seat) for seat in data["seats"]})
     play = Play(banker, tuple(data["order"]), hands)
-    return replace(
+    return evolve(
         state,
         round=dealing.apply_opened(event),
         rounds=data["number"],
@@ -128,18 +128,18 @@ def _opened(state: State, event: Event) -> State:
 
 
 def _seeded(state: State, event: Event) -> State:
-    return replace(state, round=dealing.apply_seed(_round(state), event))
+    return evolve(state, round=dealing.apply_seed(_round(state), event))
 
 
 def _sealed(state: State, event: Event) -> State:
-    return replace(state, round=dealing.apply_sealed(_round(state)))
+    return evolve(state, round=dealing.apply_sealed(_round(state)))
 
 
 def _dealt(state: State, event: Event) -> State:
     data, play = event.data, _play(state)
     seat, position = data["seat"], data["position"]
     hand = play.hands[seat]
-    state = replace(state, round=dealing.apply_dealt(_round(state)))
+    state = evolve(state, round=dealing.apply_dealt(_round(state)))
     if "card" in data:
         state = _known(state, {position: data["card"]})
     protected = position if hand.armed else None
@@ -151,12 +151,12 @@ def _dealt(state: State, event: Event) -> State:
 
 def _known(state: State, cards: Mapping[int, str]) -> State:
     play = _play(state)
-    return replace(state, play=replace(play, known=frozen({**play.known, **cards})))
+    return evolve(state, play=evolve(play, known=frozen({**play.known, **cards})))
 
 
 def _revealed(state: State, event: Event) -> State:
-    play = replace(_play(state), phase=DONE, turn=None)
-    return replace(state, round=dealing.apply_revealed(_round(state)), play=play)
+    play = evolve(_play(state), phase=DONE, turn=None)
+    return evolve(state, round=dealing.apply_revealed(_round(state)), play=play)
 
 
 # Players' moves.
@@ -169,10 +169,10 @@ def _advance(state: State) -> State:
     waiting = [s for s in play.order if play.hands[s].status == WAITING]
     if waiting and uncovered(state) > 0:
         state = _hand(state, waiting[0], status=PLAYING)
-        return replace(state, play=replace(_play(state), phase=PLAYERS, turn=waiting[0]))
+        return evolve(state, play=evolve(_play(state), phase=PLAYERS, turn=waiting[0]))
     for seat in waiting:
         state = _hand(state, seat, status=SKIPPED)
-    return replace(state, play=replace(_play(state), phase=BANKER, turn=play.banker))
+    return evolve(state, play=evolve(_play(state), phase=BANKER, turn=play.banker))
 
 
 def _moved(state: State, event: Event) -> State:
@@ -218,7 +218,7 @@ def _shown(state: State, event: Event) -> State:
     state = _known(state, {c["position"]: c["card"] for c in event.data["cards"]})
     play = _play(state)
     if event.data["seat"] == play.banker:
-        return replace(state, play=replace(play, phase=SHOWDOWN, turn=None))
+        return evolve(state, play=evolve(play, phase=SHOWDOWN, turn=None))
     return state
 
 
@@ -236,7 +236,7 @@ def _settled(state: State, event: Event) -> State:
     for result in event.data["results"]:
         state = _hand(state, result["seat"], status=WON if result["outcome"] == "win" else LOST)
     optional = state.options["banker_exit"] == "optional"
-    return replace(state, exit_offer=optional and exit_condition(state) and bank(state) > 0)
+    return evolve(state, exit_offer=optional and exit_condition(state) and bank(state) > 0)
 
 
 def _nothing(state: State, event: Event) -> State:

@@ -7,8 +7,7 @@ inject a deal, a win or a settlement.
 from collections.abc import Callable
 
 from fairdeal.errors import IllegalActionError
-from fairdeal.events import Draft
-from fairdeal.games.base import Command
+from fairdeal.games.base import Command, Decision
 from fairdeal.games.kvitlach import table_moves, turns
 from fairdeal.games.kvitlach.flow import Run
 from fairdeal.games.kvitlach.state import State
@@ -42,7 +41,7 @@ _COMMANDS: dict[str, _Handler] = {
 _ROUND_COMMANDS = frozenset(_COMMANDS) - {"seat_joined", "seat_left", "banker_exit", "round_opened"}
 
 
-def decide(state: State, command: Command, secret: bytes | None) -> list[Draft]:
+def decide(state: State, command: Command, secret: bytes | None) -> Decision:
     if command.type in CONSEQUENCES:
         raise IllegalActionError(f"{command.type} is the rules' consequence, never a command")
     handler = _COMMANDS.get(command.type)
@@ -54,4 +53,4 @@ def decide(state: State, command: Command, secret: bytes | None) -> list[Draft]:
         raise IllegalActionError(f"{command.type} must name the round in progress")
     run = Run(state, command.time)
     handler(run, command, secret)
-    return run.drafts
+    return run.decision()

@@ -2,10 +2,10 @@
 the next decision sees the state it leaves (one rules path for service and verifier).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from fairdeal.events import GENESIS_PREV, SERVER, VERSION, Draft, Event, seat_actor
-from fairdeal.games import dealing, money
+from fairdeal.events import SERVER, Draft, seat_actor
+from fairdeal.games import base, dealing, money
 from fairdeal.games.kvitlach import hands
 from fairdeal.games.kvitlach.apply import apply
 from fairdeal.games.kvitlach.options import canonical_order, deck_rules
@@ -23,20 +23,11 @@ from fairdeal.games.money import BANK, Transfer
 
 
 @dataclass
-class Run:
+class Run(base.Run[State]):
     """The drafts of one decided command and the state after each (local, never shared)."""
 
-    state: State
-    time: int
-    drafts: list[Draft] = field(default_factory=list)
-
-    def emit(self, draft: Draft) -> None:
-        event = Event(
-            VERSION, "-", draft.round, 0, GENESIS_PREV, self.time, draft.type, draft.actor,
-            dict(draft.data),
-        )  # fmt: skip
-        self.state = apply(self.state, event)
-        self.drafts.append(draft)
+    def __init__(self, state: State, time: int) -> None:
+        super().__init__(state, time, apply)
 
     @property
     def play(self) -> Play:

@@ -1,10 +1,10 @@
 """Commands between rounds and at a round's start: seats, the bank, seeds, the deal."""
 
-from dataclasses import replace
 from typing import Any
 
 from fairdeal.errors import IllegalActionError, LimitError, OutOfTurnError
 from fairdeal.events import SERVER, actor_seat, seat_actor
+from fairdeal.frozen import evolve
 from fairdeal.games import dealing, money
 from fairdeal.games.base import Command, record
 from fairdeal.games.kvitlach.flow import Run, deal, deck_of, end_term, finish
@@ -87,7 +87,7 @@ def round_opened(run: Run, command: Command, secret: bytes | None) -> None:
     order = _order(state, banker, players, term_round)
     seats = sorted((*players, banker))
     # The shared draft knows only its own fields; record() below checks the command's others.
-    bare = replace(command, data={"commitment": command.data.get("commitment")})
+    bare = evolve(command, data={"commitment": command.data.get("commitment")})
     draft = dealing.opened(bare, secret, state.rounds + 1, seats, state.options["seed_time_ms"])
     data = {**draft.data, "banker": banker, "term_round": term_round, "order": order}
     run.emit(record(command, data))

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from fairdeal.events import Draft, Event
-from fairdeal.games.base import Command
+from fairdeal.games.base import Command, Decision
 from fairdeal.games.toto21 import options as _options
 from fairdeal.games.toto21 import timing, views
 from fairdeal.games.toto21.apply import apply as _apply
@@ -30,8 +30,11 @@ class Toto21:
     def new(self, options: Mapping[str, Any]) -> Toto21State:
         return Toto21State(_options.parse(options))
 
-    def decide(self, state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+    def step(self, state: Toto21State, command: Command, secret: bytes | None) -> Decision:
         return _decide(state, command, secret)
+
+    def decide(self, state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+        return _decide(state, command, secret).drafts
 
     def apply(self, state: Toto21State, event: Event) -> Toto21State:
         return _apply(state, event)

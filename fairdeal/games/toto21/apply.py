@@ -1,9 +1,9 @@
 """Folding logged events into the Toto21 state. Trusts data that ``decide`` produced."""
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from fairdeal.events import Event
+from fairdeal.frozen import evolve
 from fairdeal.games import dealing
 from fairdeal.games.dealing import BLIND, UP
 from fairdeal.games.toto21.state import (
@@ -33,7 +33,7 @@ def _unchanged(state: Toto21State, event: Event) -> Toto21State:
 
 def _joined(state: Toto21State, event: Event) -> Toto21State:
     seats = (*state.seats, event.data["seat"])
-    return replace(
+    return evolve(
         state,
         seats=seats,
         phase=DECIDING if len(seats) == 2 else OPEN,
@@ -43,7 +43,7 @@ def _joined(state: Toto21State, event: Event) -> Toto21State:
 
 
 def _left(state: Toto21State, event: Event) -> Toto21State:
-    return replace(
+    return evolve(
         state,
         seats=tuple(seat for seat in state.seats if seat != event.data["seat"]),
         phase=OPEN,
@@ -54,19 +54,19 @@ def _left(state: Toto21State, event: Event) -> Toto21State:
 
 def _started(state: Toto21State, event: Event) -> Toto21State:
     data = event.data
-    return replace(
+    return evolve(
         state, phase=PLAYING, balances=data["balances"], game_deadline=data["game_deadline"]
     )
 
 
 def _ended(state: Toto21State, event: Event) -> Toto21State:
-    return replace(state, phase=OVER, balances=event.data["balances"])
+    return evolve(state, phase=OVER, balances=event.data["balances"])
 
 
 def _round(update: Callable[[dealing.RoundState, Event], dealing.RoundState]) -> Applier:
     def applier(state: Toto21State, event: Event) -> Toto21State:
         assert state.round is not None
-        return replace(state, round=update(state.round, event))
+        return evolve(state, round=update(state.round, event))
 
     return applier
 
@@ -74,11 +74,11 @@ def _round(update: Callable[[dealing.RoundState, Event], dealing.RoundState]) ->
 def _opened(state: Toto21State, event: Event) -> Toto21State:
     opened = dealing.apply_opened(event)
     round_ids = state.round_ids | {opened.round_id}
-    return replace(state, round=opened, hand=None, rounds=state.rounds + 1, round_ids=round_ids)
+    return evolve(state, round=opened, hand=None, rounds=state.rounds + 1, round_ids=round_ids)
 
 
 def _dealer_chosen(state: Toto21State, event: Event) -> Toto21State:
-    return replace(state, hand=Hand(dealer=event.data["dealer"], player=event.data["player"]))
+    return evolve(state, hand=Hand(dealer=event.data["dealer"], player=event.data["player"]))
 
 
 def _dealt(state: Toto21State, event: Event) -> Toto21State:
@@ -88,41 +88,41 @@ def _dealt(state: Toto21State, event: Event) -> Toto21State:
     known = (
         {**hand.known, held.position: Known(data["card"], None)} if held.face == UP else hand.known
     )
-    hand = replace(
+    hand = evolve(
         hand,
         held=(*hand.held, held),
         known=known,
         blind_taken=hand.blind_taken or held.face == BLIND,
     )
-    return replace(state, round=dealing.apply_dealt(state.round), hand=hand)
+    return evolve(state, round=dealing.apply_dealt(state.round), hand=hand)
 
 
 def _move_due(state: Toto21State, event: Event) -> Toto21State:
     assert state.hand is not None
-    hand = replace(state.hand, turn=event.data["seat"], move_deadline=event.data["deadline"])
-    return replace(state, hand=hand)
+    hand = evolve(state.hand, turn=event.data["seat"], move_deadline=event.data["deadline"])
+    return evolve(state, hand=hand)
 
 
 def _turn_over(state: Toto21State, event: Event) -> Toto21State:
     if state.hand is None:  # a round voided before its seal has no hand
         return state
-    return replace(state, hand=replace(state.hand, turn=None, move_deadline=None))
+    return evolve(state, hand=evolve(state.hand, turn=None, move_deadline=None))
 
 
 def _shown(state: Toto21State, event: Event) -> Toto21State:
     assert state.hand is not None
     shown = {c["position"]: Known(c["card"], c["salt"]) for c in event.data["cards"]}
-    return replace(state, hand=replace(state.hand, known={**state.hand.known, **shown}))
+    return evolve(state, hand=evolve(state.hand, known={**state.hand.known, **shown}))
 
 
 def _won(state: Toto21State, event: Event) -> Toto21State:
     score = tuple(event.data["score"])
     assert len(score) == 2
-    return replace(_turn_over(state, event), score=(score[0], score[1]), worth=1)
+    return evolve(_turn_over(state, event), score=(score[0], score[1]), worth=1)
 
 
 def _double_bust(state: Toto21State, event: Event) -> Toto21State:
-    return replace(_turn_over(state, event), worth=event.data["next_worth"])
+    return evolve(_turn_over(state, event), worth=event.data["next_worth"])
 
 
 _APPLIERS: dict[str, Applier] = {

@@ -8,12 +8,11 @@ forged log cannot inject them as commands.
 from collections.abc import Callable
 
 from fairdeal.errors import IllegalActionError
-from fairdeal.events import Draft
-from fairdeal.games.base import Command
+from fairdeal.games.base import Command, Decision
 from fairdeal.games.toto21 import play, rounds, seating, timeouts
 from fairdeal.games.toto21.state import Toto21State
 
-Decider = Callable[[Toto21State, Command, bytes | None], list[Draft]]
+Decider = Callable[[Toto21State, Command, bytes | None], Decision]
 
 COMMANDS: dict[str, Decider] = {
     "seat_joined": seating.join,
@@ -30,7 +29,7 @@ COMMANDS: dict[str, Decider] = {
 }
 
 
-def decide(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+def decide(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
     decider = COMMANDS.get(command.type)
     if decider is None:
         raise IllegalActionError(f"{command.type!r} is not a toto21 command")

@@ -1,9 +1,8 @@
 """The turns: the player first, then the dealer; hit, blind card, stand, move timeout."""
 
 from fairdeal.errors import IllegalActionError, OutOfTurnError
-from fairdeal.events import Draft
 from fairdeal.games import dealing
-from fairdeal.games.base import Command, record
+from fairdeal.games.base import Command, Decision, record
 from fairdeal.games.dealing import BLIND, DOWN
 from fairdeal.games.toto21 import hands, timing
 from fairdeal.games.toto21.ending import showdown
@@ -12,12 +11,12 @@ from fairdeal.games.toto21.run import Run, acting_seat, current_round, in_time, 
 from fairdeal.games.toto21.state import Hand, Toto21State, cards_of, deck_of, visible_to_owner
 
 
-def hit(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+def hit(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
     """A card face down to the seat to move; the turn goes on."""
     return _draw(state, command, secret, DOWN)
 
 
-def blind(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+def blind(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
     """The round's player only, once a round: a card nobody sees until the showdown."""
     hand = _on_turn(state, command)
     if hand.turn != hand.player:
@@ -27,15 +26,15 @@ def blind(state: Toto21State, command: Command, secret: bytes | None) -> list[Dr
     return _draw(state, command, secret, BLIND)
 
 
-def stand(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+def stand(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
     hand = _on_turn(state, command)
     run = Run(state, command)
     run.emit(record(command, {}, _round_id(state)))
     _end_turn(run, hand, secret)
-    return run.drafts
+    return run.decision()
 
 
-def move_timeout(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+def move_timeout(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
     """The seat to move let its move time run out: it stands."""
     require_server(command)
     current_round(state, command)
@@ -46,7 +45,7 @@ def move_timeout(state: Toto21State, command: Command, secret: bytes | None) -> 
     data = {"seat": hand.turn, "deadline": hand.move_deadline}
     run.emit(record(command, data, _round_id(state)))
     _end_turn(run, hand, secret)
-    return run.drafts
+    return run.decision()
 
 
 def may_draw(state: Toto21State, secret: bytes | None, seat: int) -> bool:
@@ -61,7 +60,7 @@ def _round_id(state: Toto21State) -> str:
     return state.round.round_id
 
 
-def _draw(state: Toto21State, command: Command, secret: bytes | None, face: str) -> list[Draft]:
+def _draw(state: Toto21State, command: Command, secret: bytes | None, face: str) -> Decision:
     hand = _on_turn(state, command)
     assert hand.turn is not None
     if not may_draw(state, secret, hand.turn):
@@ -70,7 +69,7 @@ def _draw(state: Toto21State, command: Command, secret: bytes | None, face: str)
     run.emit(record(command, {}, _round_id(state)))
     run.emit(dealing.deal_draft(run.round(), deck_of(state, secret), hand.turn, face))
     run.emit(move_due(_round_id(state), hand.turn, command.time + state.options.move_time_ms))
-    return run.drafts
+    return run.decision()
 
 
 def _on_turn(state: Toto21State, command: Command) -> Hand:

@@ -4,11 +4,11 @@ from fairdeal import randomness
 from fairdeal.errors import IllegalActionError
 from fairdeal.events import SERVER, Draft
 from fairdeal.games import dealing
-from fairdeal.games.base import Command
+from fairdeal.games.base import Command, Decision
 from fairdeal.games.dealing import DOWN, UP
 from fairdeal.games.toto21 import hands, timing
 from fairdeal.games.toto21.ending import finish_round
-from fairdeal.games.toto21.run import Run, current_round, in_time, require_server
+from fairdeal.games.toto21.run import Run, current_round, in_time, require_server, single
 from fairdeal.games.toto21.state import (
     DEALER_PURPOSE,
     PLAYING,
@@ -19,7 +19,7 @@ from fairdeal.games.toto21.state import (
 )
 
 
-def open_round(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+def open_round(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
     """``round_opened``: only during the match, after the last round was revealed."""
     require_server(command)
     if state.phase != PLAYING or state.in_round():
@@ -28,10 +28,12 @@ def open_round(state: Toto21State, command: Command, secret: bytes | None) -> li
     if command.round in state.round_ids:
         raise IllegalActionError("this table already used that round id")
     seed_time = state.options.seed_time_ms
-    return [dealing.opened(command, secret, state.rounds + 1, SEATS, seed_time)]
+    return single(
+        state, command, dealing.opened(command, secret, state.rounds + 1, SEATS, seed_time)
+    )
 
 
-def client_seed(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+def client_seed(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
     """A seat's seed; the last one seals the round and deals."""
     current = current_round(state, command)
     if not current.sealed:
@@ -41,10 +43,10 @@ def client_seed(state: Toto21State, command: Command, secret: bytes | None) -> l
     run.emit(dealing.seed_draft(current, command.actor, command.data))
     if dealing.all_seeded(run.round()):
         _seal_and_deal(run, secret)
-    return run.drafts
+    return run.decision()
 
 
-def seed_timeout(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+def seed_timeout(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
     """Missing seeds count as "" once the seed deadline passed; then seal and deal."""
     require_server(command)
     current = current_round(state, command)
@@ -52,7 +54,7 @@ def seed_timeout(state: Toto21State, command: Command, secret: bytes | None) -> 
     run = Run(state, command)
     run.emit(dealing.seed_timeout_draft(current, command.data, command.time))
     _seal_and_deal(run, secret)
-    return run.drafts
+    return run.decision()
 
 
 def move_due(round_id: str, seat: int, deadline: int) -> Draft:

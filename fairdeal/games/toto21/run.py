@@ -1,7 +1,8 @@
 """Shared pieces of ``decide``: who may act, on which round, in time; and the run builder."""
 
 from fairdeal.errors import IllegalActionError, OutOfTurnError
-from fairdeal.events import GENESIS_PREV, SERVER, VERSION, Draft, Event
+from fairdeal.events import SERVER, Draft
+from fairdeal.games import base
 from fairdeal.games.base import Command
 from fairdeal.games.dealing import RoundState
 from fairdeal.games.toto21.apply import apply
@@ -10,7 +11,7 @@ from fairdeal.games.toto21.state import PLAYING, Hand, Toto21State
 _SEAT_ACTORS = {"seat:0": 0, "seat:1": 1}
 
 
-class Run:
+class Run(base.Run[Toto21State]):
     """The drafts one command causes, each applied as it is made so later steps see it.
 
     Local to one ``decide`` call; the states it passes through are the ones ``apply``
@@ -18,24 +19,7 @@ class Run:
     """
 
     def __init__(self, state: Toto21State, command: Command) -> None:
-        self.state = state
-        self.time = command.time
-        self.drafts: list[Draft] = []
-
-    def emit(self, draft: Draft) -> None:
-        self.drafts.append(draft)
-        event = Event(
-            VERSION,
-            "-",
-            draft.round,
-            0,
-            GENESIS_PREV,
-            self.time,
-            draft.type,
-            draft.actor,
-            dict(draft.data),
-        )
-        self.state = apply(self.state, event)
+        super().__init__(state, command.time, apply)
 
     def round(self) -> RoundState:
         assert self.state.round is not None
@@ -76,3 +60,10 @@ def in_time(deadline: int | None, now: int, what: str) -> None:
     """Seat commands at or after a deadline are refused: the server's timeout is due."""
     if deadline is not None and now >= deadline:
         raise IllegalActionError(f"the {what} time is up")
+
+
+def single(state: Toto21State, command: Command, draft: Draft) -> base.Decision:
+    """The decision of a command that causes nothing but its own record."""
+    run = Run(state, command)
+    run.emit(draft)
+    return run.decision()

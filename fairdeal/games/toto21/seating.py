@@ -7,15 +7,15 @@ deposit the only way it leaves before the match: conservation is checked against
 from fairdeal.errors import IllegalActionError, OutOfTurnError
 from fairdeal.events import SERVER, Draft, seat_actor
 from fairdeal.games import money
-from fairdeal.games.base import Command, record
+from fairdeal.games.base import Command, Decision, record
 from fairdeal.games.money import POT, Transfer
-from fairdeal.games.toto21.run import Run, acting_seat, table_level
+from fairdeal.games.toto21.run import Run, acting_seat, single, table_level
 from fairdeal.games.toto21.state import DECIDING, OPEN, SEATS, Toto21State
 
 JOINER = 1
 
 
-def join(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+def join(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
     """``seat_joined``: the next free seat takes its place and deposits the stake."""
     seat = acting_seat(command)
     table_level(command)
@@ -23,10 +23,12 @@ def join(state: Toto21State, command: Command, secret: bytes | None) -> list[Dra
         raise OutOfTurnError(f"{command.actor} is not the next free seat")
     stake = state.options.stake
     balances = dict(sorted({**state.balances, seat_actor(seat): stake}.items()))
-    return [record(command, {"seat": seat, "deposit": stake, "balances": balances})]
+    return single(
+        state, command, record(command, {"seat": seat, "deposit": stake, "balances": balances})
+    )
 
 
-def accept(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+def accept(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
     """``joiner_accepted``: both stakes go into the pot and the game clock starts."""
     _creator_deciding(state, command)
     run = Run(state, command)
@@ -38,10 +40,10 @@ def accept(state: Toto21State, command: Command, secret: bytes | None) -> list[D
         "game_deadline": command.time + state.options.game_time_ms,
     }
     run.emit(Draft("match_started", SERVER, data))
-    return run.drafts
+    return run.decision()
 
 
-def reject(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+def reject(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
     """``joiner_rejected``: the joiner leaves with its deposit; the seat is free again."""
     _creator_deciding(state, command)
     run = Run(state, command)
@@ -50,7 +52,7 @@ def reject(state: Toto21State, command: Command, secret: bytes | None) -> list[D
     balances = {name: amount for name, amount in state.balances.items() if name != account}
     data = {"seat": JOINER, "withdrawal": state.balances[account], "balances": balances}
     run.emit(Draft("seat_left", SERVER, data))
-    return run.drafts
+    return run.decision()
 
 
 def _creator_deciding(state: Toto21State, command: Command) -> None:

@@ -1,9 +1,8 @@
 """The game clock: when the total game time ends, the match ends by points."""
 
 from fairdeal.errors import IllegalActionError
-from fairdeal.events import Draft
 from fairdeal.games import dealing
-from fairdeal.games.base import Command, record
+from fairdeal.games.base import Command, Decision, record
 from fairdeal.games.toto21 import timing
 from fairdeal.games.toto21.ending import by_points
 from fairdeal.games.toto21.run import Run, require_server
@@ -12,7 +11,7 @@ from fairdeal.games.toto21.state import PLAYING, Toto21State
 VOID_REASON = "game_time_up"
 
 
-def game_time_up(state: Toto21State, command: Command, secret: bytes | None) -> list[Draft]:
+def game_time_up(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
     """Void the round in progress (seed revealed), then decide the match by points.
 
     With a round in progress the command names it, so a replay has the seed to check
@@ -31,4 +30,4 @@ def game_time_up(state: Toto21State, command: Command, secret: bytes | None) -> 
         run.emit(dealing.voided_draft(state.round, VOID_REASON))
         run.emit(dealing.revealed_draft(run.round(), secret))
     run.emit(by_points(run.state))
-    return run.drafts
+    return run.decision()

@@ -6,10 +6,11 @@ end first on equal times), and ``decide`` accepts no other, so the server cannot
 the order of timeouts to its liking.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from fairdeal.errors import IllegalActionError, NotDueError
 from fairdeal.events import SERVER
+from fairdeal.frozen import evolve
 from fairdeal.games import dealing
 from fairdeal.games.base import Command
 from fairdeal.games.toto21.state import PLAYING, Toto21State
@@ -52,7 +53,7 @@ def due(state: Toto21State, now: int) -> Command | None:
     first = next(iter(pending(state)), None)
     if first is None or first.time > now:
         return None
-    return replace(first.command, time=now)
+    return evolve(first.command, time=now)
 
 
 def check_due(state: Toto21State, command: Command) -> None:
