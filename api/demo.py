@@ -50,7 +50,7 @@ def run_demo(out: Path, say: Callable[[str], None] = print) -> int:
         say(f"fairdeal demo: a service on {url} (throwaway SQLite, development key)")
         try:
             client = FairdealClient(url)
-            rng = random.Random()
+            rng = random.Random()  # noqa: S311 - bots choose moves; no secret comes from it
             story = Story()
             play_toto21(client, rng, story, say)
             play_kvitlach(client, rng, story, say)
@@ -173,7 +173,8 @@ def verify_outputs(out: Path, say: Callable[[str], None]) -> int:
         "--checkpoint",
         str(out / "checkpoint.txt"),
     ]
-    say("\nVerifying offline: " + " ".join(Path(c).name if "/" in c else c for c in command[1:]))
+    shown = " ".join(Path(c).name if "/" in c else c for c in command[3:])
+    say(f"\nVerifying offline: fairdeal-verify {shown}")
     result = subprocess.run(command, capture_output=True, text=True, check=False)  # noqa: S603
     say(result.stdout.strip() or result.stderr.strip())
     return result.returncode

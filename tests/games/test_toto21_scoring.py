@@ -139,8 +139,9 @@ def test_match_ends_when_a_seat_reaches_the_target_and_takes_the_pot() -> None:
     win_round(driver, 1)
     assert driver.state.phase == "playing"
     win_round(driver, 1)
-    last = driver.events()[-1]
-    assert driver.events()[-2].type == "round_revealed"
+    # The settlement comes before the reveal, so the round head covers it.
+    last = driver.events()[-2]
+    assert driver.events()[-1].type == "round_revealed"
     assert last.type == "match_won"
     assert last.data == {
         "seat": 1,
@@ -156,7 +157,7 @@ def test_points_past_the_target_still_end_the_match() -> None:
     driver = started(target=2)
     double_bust(driver)
     win_round(driver, 0)  # worth 2 at once
-    assert driver.events()[-1].type == "match_won"
+    assert driver.events()[-2].type == "match_won"
 
 
 def test_no_round_opens_after_the_match_ended() -> None:

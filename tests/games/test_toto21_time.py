@@ -92,7 +92,7 @@ def test_game_time_end_voids_the_round_in_progress() -> None:
     deal = driver.deal(no_golden)
     driver.seat(deal.player, "stand")
     types = _run_due(driver, T0 + 60_000)
-    assert types == ["game_time_up", "round_voided", "round_revealed", "match_drawn"]
+    assert types == ["game_time_up", "round_voided", "match_drawn", "round_revealed"]
     assert driver.of_type("round_voided")[0].data == {"reason": "game_time_up"}
     assert driver.of_type("game_time_up")[0].data == {"deadline": T0 + 60_000}
     assert not driver.of_type("round_won")
@@ -102,7 +102,7 @@ def test_game_time_end_voids_an_unsealed_round_too() -> None:
     driver = started(game_time_ms=60_000, seed_time_ms=600_000)
     driver.open_round()
     types = _run_due(driver, T0 + 60_000)
-    assert types == ["game_time_up", "round_voided", "round_revealed", "match_drawn"]
+    assert types == ["game_time_up", "round_voided", "match_drawn", "round_revealed"]
 
 
 def test_game_time_end_with_equal_points_is_a_draw_and_returns_stakes() -> None:

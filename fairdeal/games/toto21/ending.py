@@ -1,4 +1,4 @@
-"""How rounds and the match end: showdown, outcome, reveal, and the pot paid out."""
+"""How rounds and the match end: showdown, outcome, the pot paid out, and the reveal."""
 
 from fairdeal.events import SERVER, Draft, seat_actor
 from fairdeal.games import dealing, money
@@ -23,10 +23,11 @@ def finish_round(run: Run, deck: Deck, outcome: Outcome, secret: bytes | None) -
     for seat in (hand.player, hand.dealer):
         _show(run, deck, seat)
     run.emit(_outcome_draft(run, deck, outcome))
-    run.emit(dealing.revealed_draft(run.round(), secret))
     leader = max(SEATS, key=lambda seat: run.state.score[seat])
     if run.state.score[leader] >= run.state.options.target:
+        # Before the reveal: the round head then covers the match's settlement too.
         run.emit(match_won(run.state, leader, "target"))
+    run.emit(dealing.revealed_draft(run.round(), secret))
 
 
 def _show(run: Run, deck: Deck, seat: int) -> None:

@@ -12,7 +12,7 @@ VOID_REASON = "game_time_up"
 
 
 def game_time_up(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
-    """Void the round in progress (seed revealed), then decide the match by points.
+    """Void the round in progress, decide the match by points, then reveal the seed.
 
     With a round in progress the command names it, so a replay has the seed to check
     the reveal with; otherwise it names no round.
@@ -26,8 +26,12 @@ def game_time_up(state: Toto21State, command: Command, secret: bytes | None) -> 
     timing.check_due(state, command)
     run = Run(state, command)
     run.emit(record(command, {"deadline": state.game_deadline}, round_id))
-    if state.round is not None and state.in_round():
-        run.emit(dealing.voided_draft(state.round, VOID_REASON))
-        run.emit(dealing.revealed_draft(run.round(), secret))
+    # The match's settlement comes before the reveal, so that the round head (the reveal,
+    # a leaf of the transparency log) covers the money too.
+    voiding = state.round is not None and state.in_round()
+    if voiding:
+        run.emit(dealing.voided_draft(run.round(), VOID_REASON))
     run.emit(by_points(run.state))
+    if voiding:
+        run.emit(dealing.revealed_draft(run.round(), secret))
     return run.decision()

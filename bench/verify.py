@@ -1,0 +1,235 @@
+"""Verifier speed and memory, against the targets of the verifier issue.
+
+Prints, each measured in this run (the machine is shared: compare ratios, not rates):
+- raw Ed25519 verifications per second on one core;
+- events verified per second per core on an export of many short tables (every event
+  new: nothing shared between bundles), as a ratio of the raw rate (target >= 0.8);
+- the same export with --jobs 2 against --jobs 1 (target >= 1.7x), >= 10,000 rounds;
+- one one-round bundle through the command, interpreter start included (target < 0.5 s);
+- peak memory of the command on an export of >= 1,000,000 events (target < 200 MB):
+  one busy table, each bundle repeating its table's whole prefix, as the service exports.
+Tables are played by fairdeal.simulate's bots through the real rules and signed.
+Run: python bench/verify.py [--rounds N] [--memory-events N]
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from fairdeal.bundle import LogEntry, make_bundle
+from fairdeal.events import SignedEvent
+from fairdeal.games import registry
+from fairdeal.keys import Signer, key_id, public_key_pem
+from fairdeal.merkle import MerkleTree
+from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
+from fairdeal.simulate import play_round, set_up
+
+SIGNER = Signer(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"bench key").digest()))
+ORIGIN = "bench.fairdeal/log"
+NOTES = NoteSigner(ORIGIN, SIGNER.private_key)
+T0 = 1_760_000_000_000
+REPO = Path(__file__).resolve().parents[1]
+
+
+def raw_verify_rate(seconds: float = 1.0) -> float:
+    key = Ed25519PrivateKey.from_private_bytes(bytes(32))
+    public, message = key.public_key(), bytes(60)
+    signature = key.sign(message)
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(200):
+            public.verify(signature, message)
+        done += 200
+    return done / (time.perf_counter() - start)
+
+
+def _seating(game: str) -> list[tuple[str, str, dict[str, Any]]]:
+    if game == "toto21":
+        return [("seat_joined", "seat:0", {}), ("seat_joined", "seat:1", {}),
+                ("joiner_accepted", "seat:0", {})]  # fmt: skip
+    return [("seat_joined", f"seat:{s}", {"buy_in": 10**9}) for s in range(3)]
+
+
+def play_table(
+    game: str, table_id: str, rounds: int, rng: random.Random
+) -> Iterator[tuple[str, list[SignedEvent]]]:
+    """(round id, signed log up to its reveal) for each round of one table."""
+    options = {"target": 10, "stake": 5} if game == "toto21" else {}
+    table, log = set_up(registry()[game], table_id, options, _seating(game), signer=SIGNER, now=T0)
+    seats = [0, 1] if game == "toto21" else [0, 1, 2]
+    for number in range(rounds):
+        round_id = f"{table_id}.r{number}"
+        seed = hashlib.sha256(round_id.encode()).digest()
+        try:
+            played = play_round(table, round_id, server_seed=seed, seats=seats, rng=rng,
+                                signer=SIGNER, now=T0 + number)  # fmt: skip
+        except Exception:
+            break  # a Toto21 match over: the table's rounds end here
+        table, log = played.table, log + played.log
+        yield round_id, _through_reveal(log, round_id)
+
+
+def _through_reveal(log: list[SignedEvent], round_id: str) -> list[SignedEvent]:
+    for i in range(len(log) - 1, -1, -1):
+        if log[i].event.type == "round_revealed" and log[i].event.round == round_id:
+            return log[: i + 1]
+    raise AssertionError(round_id)
+
+
+def write_export(path: Path, rounds: list[tuple[str, str, list[SignedEvent]]]) -> tuple[int, str]:
+    """One line per round in the order given; returns the events written and the checkpoint."""
+    tree = MerkleTree()
+    for _, _, log in rounds:
+        tree.append(log[-1].hash)
+    note = sign_checkpoint(Checkpoint(ORIGIN, tree.size, tree.root()), NOTES)
+    keys = [{"key_id": key_id(SIGNER.public_key), "public_key_pem": _pem(), "current": True}]
+    events = 0
+    with path.open("w") as out:
+        for index, (table_id, round_id, log) in enumerate(rounds):
+            proof = tuple(h.hex() for h in tree.inclusion_proof(index, tree.size))
+            entry = LogEntry(ORIGIN, NOTES.verifier_key(), index, log[-1].hash.hex(),
+                             tree.size, proof, note)  # fmt: skip
+            bundle = make_bundle(table_id, round_id, [s.to_json() for s in log], keys, entry)
+            out.write(json.dumps(bundle) + "\n")
+            events += len(log)
+    return events, note
+
+
+def _pem() -> str:
+    return public_key_pem(SIGNER.public_key).decode()
+
+
+def many_tables(rounds: int) -> Iterator[tuple[str, str, list[SignedEvent]]]:
+    """One round per table, so that every event of the export is new to the verifier."""
+    rng = random.Random(5)
+    for number in range(rounds):
+        game = "kvitlach" if number % 2 else "toto21"
+        for round_id, log in play_table(game, f"t{number}", 1, rng):
+            yield f"t{number}", round_id, log
+
+
+def timed_cli(*args: str) -> tuple[float, int, float]:
+    """Wall time, exit status and CPU time (all its processes) of one fairdeal-verify run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    command = [sys.executable, "-m", "verifier", *args]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    if done.returncode != 0:
+        print(done.stdout[-2000:], done.stderr[-2000:])
+    return wall, done.returncode, cpu
+
+
+def raw_verify_cpu_rate(count: int = 5_000) -> float:
+    """Ed25519 verifications per CPU second (CPU time: fair on a shared machine)."""
+    key = Ed25519PrivateKey.from_private_bytes(bytes(32))
+    public, message = key.public_key(), bytes(60)
+    signature = key.sign(message)
+    start = time.process_time()
+    for _ in range(count):
+        public.verify(signature, message)
+    return count / (time.process_time() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=10_000)
+    parser.add_argument("--memory-events", type=int, default=1_000_000)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="fairdeal-bench-"))
+    (work / "key.pem").write_text(_pem())
+    key = str(work / "key.pem")
+
+    raw = raw_verify_rate()
+    print(f"raw Ed25519 verify, one core:     {raw:>10,.0f} /s")
+
+    start = time.perf_counter()
+    rows = list(many_tables(args.rounds))
+    events, note = write_export(work / "many.jsonl", rows)
+    (work / "many.cp").write_text(note)
+    made = time.perf_counter() - start
+    print(f"export: {len(rows):,} rounds, {events:,} events (made in {made:.0f} s)")
+    many = ("--key", key, str(work / "many.jsonl"), "--checkpoint", str(work / "many.cp"))
+    raw_cpu = raw_verify_cpu_rate()
+    one, status1, cpu = timed_cli(*many, "--jobs", "1")
+    raw_cpu = (raw_cpu + raw_verify_cpu_rate()) / 2
+    two, status2, cpu2 = timed_cli(*many, "--jobs", "2")
+    rate, cpu_rate = events / one, events / cpu
+    print(f"events verified per core, wall:   {rate:>10,.0f} /s = {rate / raw:.2f} x raw")
+    print(f"  per CPU second:                 {cpu_rate:>10,.0f} /s = {cpu_rate / raw_cpu:.2f} x")
+    print(f"  raw per CPU second ({raw_cpu:,.0f}/s)  (target >= 0.80; exit {status1})")
+    print(f"--jobs 2 vs --jobs 1:             {one:.1f} s -> {two:.1f} s = {one / two:.2f} x")
+    print(f"  (target >= 1.70 x; exit {status2}; {os.cpu_count()} cores, load {_load()})")
+    print(f"  CPU time {cpu:.1f} s -> {cpu2:.1f} s: the work a second process adds is")
+    print(
+        f"  {cpu2 / cpu - 1:+.0%}, so on two idle cores --jobs 2 would be ~{2 * cpu / cpu2:.2f} x"
+    )
+
+    bundle = work / "one.json"
+    bundle.write_text((work / "many.jsonl").read_text().splitlines()[1])
+    walls = sorted(timed_cli("--key", key, str(bundle))[0] for _ in range(5))
+    print(f"one-round bundle, start included: {walls[0]:.3f} s best, {walls[2]:.3f} s median of 5")
+    print("  (target < 0.5 s)")
+
+    start = time.perf_counter()
+    rows = _busy_rows(args.memory_events)
+    events, note = write_export(work / "busy.jsonl", rows)
+    (work / "busy.cp").write_text(note)
+    made = time.perf_counter() - start
+    busy = ("--key", key, str(work / "busy.jsonl"), "--checkpoint", str(work / "busy.cp"))
+    wall, status, _ = timed_cli(*busy, "--jobs", "1")
+    peak = _peak_of(*busy, "--jobs", "1")
+    size = (work / "busy.jsonl").stat().st_size / 2**20
+    print(f"busy export: {len(rows)} rounds, {events:,} events, {size:,.0f} MiB")
+    print(f"  (one table, each bundle its whole prefix; made in {made:.0f} s)")
+    print(f"  verified in {wall:.1f} s ({events / wall:,.0f} events/s), exit {status}")
+    print(f"  peak memory {peak / 1024:,.0f} MB (target < 200 MB)")
+
+
+def _load() -> str:
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def _busy_rows(events: int) -> list[tuple[str, str, list[SignedEvent]]]:
+    """Rounds of one table until the export (each bundle its whole prefix) holds ``events``."""
+    rng = random.Random(9)
+    rows, total = [], 0
+    for round_id, log in play_table("kvitlach", "busy", 100_000, rng):
+        rows.append(("busy", round_id, log))
+        total += len(log)
+        if total >= events:
+            break
+    return rows
+
+
+def _peak_of(*args: str) -> int:
+    """Peak resident memory (KiB) of a fresh process running the command: VmHWM, which
+    (unlike ru_maxrss) does not count the memory of the bench it was forked from."""
+    code = (
+        "import resource, runpy, sys; sys.argv = ['verifier', *sys.argv[1:]];\n"
+        "try: runpy.run_module('verifier', run_name='__main__')\n"
+        "except SystemExit: pass\n"
+        "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')]\n"
+        "print(hwm[0].split()[1] if hwm else resource.getrusage(0).ru_maxrss, file=sys.stderr)"
+    )
+    command = [sys.executable, "-c", code, *args]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
+    return int(done.stderr.strip().splitlines()[-1])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,380 @@
+"""The fairdeal-verify command: inputs, exit statuses, output, and attacks on exports,
+checkpoints and the input itself."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairdeal.merkle import MerkleTree
+from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
+from verifier.cli import main
+
+from . import helpers
+from .helpers import Log
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any]:
+    """main() with --json; the exit status and the parsed report."""
+    status = main([*args, "--json"])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def codes(report: Any) -> set[str]:
+    return {f["code"] for f in report["findings"]}
+
+
+@pytest.fixture()
+def files(tmp_path: Path, log: Log, bundles: list[dict[str, Any]]) -> dict[str, str]:
+    paths = {
+        "key": tmp_path / "operator.pem",
+        "export": tmp_path / "export.jsonl",
+        "bundle": tmp_path / "bundle.json",
+        "checkpoint": tmp_path / "checkpoint.txt",
+        "previous": tmp_path / "previous.txt",
+        "consistency": tmp_path / "consistency.json",
+    }
+    paths["key"].write_text(helpers.PEM)
+    paths["export"].write_text(helpers.export_text(bundles))
+    paths["bundle"].write_text(json.dumps(bundles[-1], indent=2))
+    paths["checkpoint"].write_text(log.checkpoint())
+    paths["previous"].write_text(log.checkpoint(3))
+    paths["consistency"].write_text(json.dumps(log.consistency(3, log.tree.size)))
+    return {name: str(path) for name, path in paths.items()}
+
+
+def test_a_bundle_verifies_with_a_pem_key(capsys: Any, files: dict[str, str]) -> None:
+    status, report = run(capsys, "--key", files["key"], files["bundle"])
+    assert (status, report["verdict"], report["rounds"]) == (0, "valid", 1)
+
+
+def test_a_bundle_verifies_with_a_c2sp_verifier_key(capsys: Any, files: dict[str, str]) -> None:
+    status, report = run(capsys, "--key", helpers.VERIFIER_KEY, files["bundle"])
+    assert status == 0, report
+
+
+def test_an_export_verifies_against_a_checkpoint_and_a_previous_one(
+    capsys: Any, files: dict[str, str], bundles: list[dict[str, Any]]
+) -> None:
+    status, report = run(
+        capsys,
+        "--key", files["key"], files["export"],
+        "--checkpoint", files["checkpoint"],
+        "--previous-checkpoint", files["previous"],
+        "--jobs", "2",
+    )  # fmt: skip
+    assert (status, report["rounds"]) == (0, len(bundles)), report["findings"]
+
+
+def test_jobs_give_the_same_findings_in_input_order(
+    capsys: Any, tmp_path: Path, files: dict[str, str], bundles: list[dict[str, Any]]
+) -> None:
+    shuffled = tmp_path / "bad.jsonl"
+    broken = [dict(b, format="x") if i % 3 == 1 else b for i, b in enumerate(bundles)]
+    shuffled.write_text(helpers.export_text(broken))
+    one = run(capsys, "--key", files["key"], str(shuffled), "--jobs", "1")
+    two = run(capsys, "--key", files["key"], str(shuffled), "--jobs", "2")
+    assert one == two and one[0] == 1
+
+
+def test_explain_tells_cards_money_and_the_command_to_check_by_hand(
+    capsys: Any, files: dict[str, str]
+) -> None:
+    assert main(["--key", files["key"], files["bundle"], "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "Cards as dealt:" in out and "Money (before -> after the round):" in out
+    assert "fairdeal deck --game" in out and out.rstrip().splitlines()[-1].startswith("VALID")
+
+
+def test_a_checkpoint_alone_and_its_consistency_with_a_previous_one(
+    capsys: Any, files: dict[str, str]
+) -> None:
+    status, report = run(
+        capsys,
+        "--key", files["key"],
+        "--checkpoint", files["checkpoint"],
+        "--previous-checkpoint", files["previous"],
+        "--consistency-proof", files["consistency"],
+    )  # fmt: skip
+    assert status == 0, report
+
+
+def test_an_inclusion_proof_against_a_checkpoint(
+    capsys: Any, tmp_path: Path, files: dict[str, str], log: Log
+) -> None:
+    bundle = log.bundle(2)
+    proof = tmp_path / "inclusion.json"
+    proof.write_text(
+        json.dumps(
+            {
+                "round_id": bundle["round_id"],
+                "leaf_index": 2,
+                "tree_size": log.tree.size,
+                "head_hash": bundle["log"]["head_hash"],
+                "proof": bundle["log"]["inclusion_proof"],
+            }
+        )
+    )
+    status, _ = run(capsys, "--key", files["key"], str(proof), "--checkpoint", files["checkpoint"])
+    assert status == 0
+
+
+# Attacks on exports and checkpoints: (name, how to make the input, the finding).
+
+
+def _without(bundles: list[dict[str, Any]], index: int) -> list[dict[str, Any]]:
+    return bundles[:index] + bundles[index + 1 :]
+
+
+def _fork_note(log: Log, size: int) -> str:
+    """A checkpoint the operator signs over another history of ``size`` leaves."""
+    tree = MerkleTree()
+    for i in range(size):
+        tree.append(bytes([i + 1]) * 32)
+    return sign_checkpoint(Checkpoint(helpers.ORIGIN, size, tree.root()), helpers.NOTE_SIGNER)
+
+
+def test_a_whole_round_dropped_from_an_export_is_caught_by_the_checkpoint(
+    capsys: Any, tmp_path: Path, files: dict[str, str], bundles: list[dict[str, Any]]
+) -> None:
+    for dropped in (2, len(bundles) - 1):
+        path = tmp_path / f"dropped{dropped}.jsonl"
+        path.write_text(helpers.export_text(_without(bundles, dropped)))
+        status, report = run(
+            capsys, "--key", files["key"], str(path), "--checkpoint", files["checkpoint"]
+        )
+        assert status == 1 and "log.round_missing" in codes(report), report["findings"]
+
+
+def test_export_lines_out_of_order(
+    capsys: Any, tmp_path: Path, files: dict[str, str], bundles: list[dict[str, Any]]
+) -> None:
+    path = tmp_path / "swapped.jsonl"
+    path.write_text(helpers.export_text([bundles[1], bundles[0], *bundles[2:]]))
+    status, report = run(capsys, "--key", files["key"], str(path))
+    assert status == 1 and "log.order" in codes(report)
+
+
+def test_two_bundles_of_one_table_that_disagree_about_its_history(
+    capsys: Any, tmp_path: Path, files: dict[str, str], bundles: list[dict[str, Any]]
+) -> None:
+    from .corpus import operator
+
+    table = bundles[0]["table_id"]
+    later = max(i for i, b in enumerate(bundles) if b["table_id"] == table)
+
+    def rewrite(events: list[dict[str, Any]]) -> None:
+        events[1]["time"] += 1  # the history before the first bundle's head differs
+
+    forked = list(bundles)
+    forked[later] = operator(bundles[later], rewrite)
+    path = tmp_path / "forked.jsonl"
+    path.write_text(helpers.export_text(forked))
+    status, report = run(capsys, "--key", files["key"], str(path), "--jobs", "1")
+    assert status == 1 and "export.fork" in codes(report), report["findings"]
+
+
+def test_a_checkpoint_that_rolls_back(capsys: Any, files: dict[str, str]) -> None:
+    status, report = run(
+        capsys,
+        "--key", files["key"],
+        "--checkpoint", files["previous"],
+        "--previous-checkpoint", files["checkpoint"],
+    )  # fmt: skip
+    assert status == 1 and "checkpoint.rollback" in codes(report)
+
+
+def test_two_signed_checkpoints_that_fork(
+    capsys: Any, tmp_path: Path, files: dict[str, str], log: Log
+) -> None:
+    same_size = tmp_path / "fork.txt"
+    same_size.write_text(_fork_note(log, log.tree.size))
+    status, report = run(
+        capsys, "--key", files["key"], "--checkpoint", files["checkpoint"],
+        "--previous-checkpoint", str(same_size),
+    )  # fmt: skip
+    assert status == 1 and "checkpoint.fork" in codes(report)
+    smaller = tmp_path / "fork3.txt"
+    smaller.write_text(_fork_note(log, 3))
+    status, report = run(
+        capsys, "--key", files["key"], "--checkpoint", files["checkpoint"],
+        "--previous-checkpoint", str(smaller), "--consistency-proof", files["consistency"],
+    )  # fmt: skip
+    assert status == 1 and "checkpoint.inconsistent" in codes(report)
+
+
+def test_an_export_fixes_a_forked_previous_checkpoint_without_any_proof(
+    capsys: Any, tmp_path: Path, files: dict[str, str], log: Log
+) -> None:
+    smaller = tmp_path / "fork3.txt"
+    smaller.write_text(_fork_note(log, 3))
+    status, report = run(
+        capsys, "--key", files["key"], files["export"], "--checkpoint", files["checkpoint"],
+        "--previous-checkpoint", str(smaller),
+    )  # fmt: skip
+    assert status == 1 and "checkpoint.inconsistent" in codes(report)
+
+
+def test_a_checkpoint_signed_by_another_key(
+    capsys: Any, tmp_path: Path, files: dict[str, str], log: Log
+) -> None:
+    note = sign_checkpoint(
+        Checkpoint(helpers.ORIGIN, log.tree.size, log.tree.root()),
+        NoteSigner(helpers.ORIGIN, helpers.OTHER.private_key),
+    )
+    path = tmp_path / "other.txt"
+    path.write_text(note)
+    status, report = run(capsys, "--key", files["key"], "--checkpoint", str(path))
+    assert status == 1 and "checkpoint.signature" in codes(report)
+
+
+def test_a_round_not_in_the_required_checkpoint(
+    capsys: Any, tmp_path: Path, files: dict[str, str], bundles: list[dict[str, Any]]
+) -> None:
+    status, report = run(
+        capsys, "--key", files["key"], files["export"], "--checkpoint", files["previous"]
+    )
+    assert status == 1 and "log.not_in_checkpoint" in codes(report)
+
+
+def test_an_altered_inclusion_proof_and_head(
+    capsys: Any, tmp_path: Path, files: dict[str, str], bundles: list[dict[str, Any]]
+) -> None:
+    bad_proof = json.loads(json.dumps(bundles[3]))
+    bad_proof["log"]["inclusion_proof"][0] = "00" * 32
+    bad_head = json.loads(json.dumps(bundles[3]))
+    bad_head["log"]["head_hash"] = "00" * 32
+    for bundle, code in ((bad_proof, "log.inclusion"), (bad_head, "log.head")):
+        path = tmp_path / "b.json"
+        path.write_text(json.dumps(bundle))
+        status, report = run(capsys, "--key", files["key"], str(path))
+        assert status == 1 and code in codes(report)
+
+
+# Unusable input: exit 2, one clear line, never a traceback.
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "code"),
+    [
+        (
+            "malformed_json",
+            b'{"format": "fairdeal-bundle/1", "events": [\n',
+            "input.malformed_json",
+        ),
+        ("malformed_export_line", b'{"a": 1}\n{not json}\n', "input.malformed_json"),
+        ("absurdly_deep_json", b"[" * 200_000, "input.malformed_json"),
+        ("not_utf8", b"\xff\xfe{}", "input.malformed_json"),
+        ("empty", b"  \n", "input.wrong_format"),
+        ("duplicate_member_names", None, "canonical.duplicate_key"),
+    ],
+)
+def test_unusable_or_malformed_input(
+    capsys: Any, tmp_path: Path, files: dict[str, str], name: str, content: bytes | None, code: str
+) -> None:
+    path = tmp_path / name
+    if content is None:  # a member name twice, in an otherwise valid bundle's event
+        text = Path(files["export"]).read_text().splitlines()[0]
+        content = text.replace(
+            '"actor": "server"', '"actor": "server", "actor": "server"', 1
+        ).encode()
+    path.write_bytes(content)
+    status, report = run(capsys, "--key", files["key"], str(path))
+    assert code in codes(report), report
+    assert status == (1 if code.startswith("canonical") else 2)
+
+
+def test_absurdly_large_input(capsys: Any, tmp_path: Path, files: dict[str, str]) -> None:
+    from verifier.inputs import LIMITS
+
+    path = tmp_path / "huge.jsonl"
+    with path.open("wb") as out:
+        out.write(b'{"x": "' + b"a" * (LIMITS.max_line_bytes + 10) + b'"}\n')
+        out.write(Path(files["export"]).read_bytes().splitlines()[0] + b"\n")
+    status, report = run(capsys, "--key", files["key"], str(path), "--jobs", "1")
+    assert status == 2 and "input.too_large" in codes(report)
+
+
+@pytest.mark.parametrize(
+    "key",
+    ["missing.pem", "garbage", "private"],
+)
+def test_a_wrong_key_is_exit_2_with_a_message(
+    tmp_path: Path, files: dict[str, str], key: str, capsys: Any
+) -> None:
+    from fairdeal.keys import private_key_pem
+
+    path = tmp_path / key
+    if key == "garbage":
+        path.write_text("not a key")
+    if key == "private":
+        path.write_bytes(private_key_pem(helpers.SIGNER.private_key))
+    assert main(["--key", str(path), files["bundle"]]) == 2
+    out = capsys.readouterr()
+    assert "input." in out.out and "Traceback" not in out.err
+
+
+def test_no_key_is_exit_2(files: dict[str, str], capsys: Any) -> None:
+    assert main([files["bundle"]]) == 2
+    assert "--key" in capsys.readouterr().out
+
+
+# Standalone: the verifier never imports the server, Flask, marshmallow or a database.
+
+_BLOCKER = """
+import sys
+BLOCKED = {"flask", "marshmallow", "flask_smorest", "sqlite3", "_sqlite3", "psycopg", "api"}
+class Blocker:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ImportError(f"the verifier imported {name}")
+        return None
+sys.meta_path.insert(0, Blocker())
+from verifier.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_the_verifier_runs_without_the_server_or_a_database(files: dict[str, str]) -> None:
+    for args in (
+        [files["bundle"], "--explain"],
+        [files["export"], "--checkpoint", files["checkpoint"], "--jobs", "2"],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-c", _BLOCKER, "--key", files["key"], *args],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_python_dash_m_verifier_exits_1_on_a_tampered_bundle(
+    tmp_path: Path, files: dict[str, str], bundles: list[dict[str, Any]]
+) -> None:
+    bundle = json.loads(json.dumps(bundles[0]))
+    bundle["events"][3]["signature"] = "00" * 64
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(bundle))
+    done = subprocess.run(
+        [sys.executable, "-m", "verifier", "--key", files["key"], str(path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1 and "sig.bad_signature" in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+def test_a_pinned_origin_refuses_another_log(capsys: Any, files: dict[str, str]) -> None:
+    status, report = run(capsys, "--key", files["key"], files["bundle"], "--origin", "other/log")
+    assert status == 1 and "checkpoint.origin" in codes(report)

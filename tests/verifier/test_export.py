@@ -1,0 +1,55 @@
+"""Exports: a table's later bundles reuse what was verified, but never blindly."""
+
+import copy
+import io
+from typing import Any
+
+from verifier import Trust, export
+from verifier.inputs import Line
+from verifier.progress import Progress
+
+from . import helpers
+
+
+def _lines(bundles: list[dict[str, Any]]) -> list[Line]:
+    text = helpers.export_text(bundles).encode()
+    return [Line(n, raw) for n, raw in enumerate(text.splitlines(keepends=True), 1)]
+
+
+def test_a_tampered_prefix_in_a_later_bundle_is_checked_again_not_trusted(
+    bundles: list[dict[str, Any]], trust: Trust
+) -> None:
+    later = max(i for i, b in enumerate(bundles) if b["table_id"] == bundles[0]["table_id"])
+    tampered = copy.deepcopy(bundles)
+    tampered[later]["events"][2]["event"]["time"] += 1  # inside the already verified prefix
+    report = export.verify(_lines(tampered), trust, export.Pinned())
+    assert "sig.hash_mismatch" in report.codes()
+    assert export.verify(_lines(bundles), trust, export.Pinned()).verdict == "valid"
+
+
+def test_a_finished_match_verifies_though_match_won_follows_the_reveal(trust: Trust) -> None:
+    driver = helpers.TableDriver("toto21", "tm", {"stake": 5, "target": 2})
+    driver.seat(0, "seat_joined")
+    driver.seat(1, "seat_joined")
+    driver.seat(0, "joiner_accepted")
+    while not any(s.event.type == "match_won" for s in driver.log):
+        driver.play_round()
+    log = helpers.Log()
+    for round_id in driver.rounds:
+        log.add(driver, round_id)
+    report = export.verify(_lines(log.bundles()), trust, export.Pinned())
+    assert report.verdict == "valid", [f.line() for f in report.findings]
+
+
+def test_the_progress_bar_draws_only_on_a_terminal() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    quiet, tty = io.StringIO(), Terminal()
+    for stream in (quiet, tty):
+        bar = Progress(1000, stream)
+        bar._last = -1.0  # draw now, whatever the clock says
+        bar.update(3, 500)
+        bar.close()
+    assert quiet.getvalue() == "" and "50.0%" in tty.getvalue()

@@ -1,0 +1,297 @@
+"""All the steps for one round bundle, in SPEC.md's order (section 7).
+
+  (1)-(5)  each signed event: schema, canonical form, seq/prev, signature, time  [chain]
+  (5)-(9)  timeouts, commitment, client seeds, shuffle, dealt and shown cards    [rounds]
+  (10)(11) the chain replayed through the game's rules                           [rules]
+  (12)(13) transfers, balances and conservation                                  [money]
+  (14)     every sealed round settled or voided, and revealed; the bundle's last [rounds]
+  (15)(16) the round head's inclusion under the bundle's own signed checkpoint   [log]
+
+Steps (6)-(14) run only on a chain that passed (1)-(3): without one chain there is
+nothing to replay. An export checks (15)-(17) across bundles as well (export.py).
+A ``Memo`` lets an export resume a table where its previous valid bundle ended: the
+prefix the two bundles share is checked to be byte-for-byte what was verified.
+"""
+
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from fairdeal.bundle import FORMAT
+from fairdeal.events import Event
+from fairdeal.note import Checkpoint
+from verifier import log, rules
+from verifier.chain import ChainChecker, Head, event_hash
+from verifier.findings import Finding
+from verifier.inputs import LIMITS
+from verifier.money import MoneyChecker
+from verifier.rounds import RoundChecker, revealed_seeds
+from verifier.trust import Trust
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_encode = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
+_SIGNED_KEYS = {"event", "hash", "key_id", "signature"}
+_BUNDLE_KEYS = {"format", "table_id", "round_id", "events", "keys", "log"}
+_LOG_TYPES = {
+    "origin": str,
+    "verifier_key": str,
+    "leaf_index": int,
+    "head_hash": str,
+    "tree_size": int,
+    "inclusion_proof": list,
+    "checkpoint": str,
+}
+
+
+@dataclass(frozen=True)
+class Memo:
+    """A table verified through the end of a valid bundle."""
+
+    digests: bytes  # SHA-256 of each signed event's compact sorted JSON, 32 bytes a seq
+    head: Head
+    replayed: rules.Replayed
+    balances: dict[str, int]
+    finished: frozenset[str]
+    deck_rules: dict[str, Any]
+    heads: tuple[tuple[int, bytes], ...]  # (seq, hash) of every round_revealed
+
+    @property
+    def length(self) -> int:
+        return len(self.digests) // 32
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one bundle showed: findings, and what the export needs to check across bundles."""
+
+    table: str | None
+    round: str | None
+    findings: list[Finding]
+    events: int = 0
+    leaf_index: int | None = None
+    head: bytes | None = None
+    checkpoint_size: int | None = None
+    checkpoint_root: bytes | None = None
+    heads: tuple[tuple[int, bytes], ...] = ()
+    line: int = 0
+
+
+@dataclass
+class _Work:
+    table: str
+    round: str
+    findings: list[Finding] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    digests: list[bytes] = field(default_factory=list)
+
+
+def check(
+    obj: Any,
+    trust: Trust,
+    duplicates: bool,
+    memo: Memo | None = None,
+    *,
+    keep_memo: bool = False,
+    checkpoints: dict[tuple[str, str], Checkpoint] | None = None,
+) -> tuple[Result, Memo | None]:
+    """Every step for one parsed bundle; a Memo of its table if asked and it is valid.
+
+    ``checkpoints`` holds signed notes already verified with ``trust`` (an export's
+    bundles usually carry the same one): they are not verified again.
+    """
+    # (1) schema of the bundle itself
+    problem = _bundle_shape(obj)
+    if problem is not None:
+        table, round_id = _names(obj)
+        return Result(
+            table, round_id, [Finding("schema.bundle", table, round_id, None, problem)]
+        ), None
+    raw_events: list[Any] = obj["events"]
+    work = _Work(obj["table_id"], obj["round_id"])
+    reused = _reusable(memo, raw_events, duplicates)
+    chain = ChainChecker(work.table, trust.key_set(), reused.head if reused else None)
+    start = reused.length if reused else 0
+    for raw in raw_events[start:]:
+        parsed = chain.check(raw, duplicates)  # (1) (2) (3) (4) (5)
+        if parsed is not None:
+            work.events.append(parsed[0].event)
+            work.digests.append(parsed[1])
+    work.findings.extend(chain.findings)
+    state = _semantics(work, reused) if chain.intact else None
+    _last_is_reveal(work)
+    head = work.digests[-1] if work.digests else None
+    result = _log(work, obj["log"], head, trust, checkpoints if checkpoints is not None else {})
+    heads = (reused.heads if reused else ()) + _round_heads(work)
+    result = replace(result, events=len(raw_events), heads=heads)
+    if not keep_memo or state is None or work.findings:
+        return result, None
+    memo = _memo(reused, raw_events, work.digests, chain.head, state, heads)
+    return result, memo
+
+
+def _bundle_shape(obj: Any) -> str | None:
+    if not isinstance(obj, dict) or set(obj) != _BUNDLE_KEYS:
+        return f"a bundle has exactly the members {', '.join(sorted(_BUNDLE_KEYS))}"
+    if obj["format"] != FORMAT:
+        return f"format is {obj['format']!r}, not {FORMAT!r}"
+    if not isinstance(obj["table_id"], str) or not isinstance(obj["round_id"], str):
+        return "table_id and round_id are strings"
+    events = obj["events"]
+    if not isinstance(events, list) or not 0 < len(events) <= LIMITS.max_events:
+        return f"events is a list of 1 to {LIMITS.max_events} signed events"
+    if not isinstance(obj["keys"], list) or not isinstance(obj["log"], dict):
+        return "keys is a list and log an object"
+    entry = obj["log"]
+    if set(entry) != set(_LOG_TYPES) or any(type(entry[k]) is not t for k, t in _LOG_TYPES.items()):
+        return "log has origin, verifier_key, leaf_index, head_hash, tree_size, proof, checkpoint"
+    return None
+
+
+def _names(obj: Any) -> tuple[str | None, str | None]:
+    if not isinstance(obj, dict):
+        return None, None
+    table, round_id = obj.get("table_id"), obj.get("round_id")
+    return (table if isinstance(table, str) else None), (
+        round_id if isinstance(round_id, str) else None
+    )
+
+
+def identity(raw: Any) -> bytes:
+    """A digest equal for two signed events exactly when their JSON is: the event's
+    hash (over its canonical bytes), then the stated hash, key id and signature."""
+    event = raw.get("event") if isinstance(raw, dict) else None
+    if not isinstance(raw, dict) or set(raw) != _SIGNED_KEYS or not isinstance(event, dict):
+        return b""  # never equal to a verified event's identity
+    try:
+        return _identity(event_hash(event), raw)
+    except (TypeError, ValueError):
+        return b""
+
+
+def _identity(digest: bytes, raw: dict[str, Any]) -> bytes:
+    stated = _encode([raw["hash"], raw["key_id"], raw["signature"]])
+    return hashlib.sha256(digest + stated.encode("utf-8", "surrogatepass")).digest()
+
+
+def _reusable(memo: Memo | None, raw_events: list[Any], duplicates: bool) -> Memo | None:
+    if memo is None or duplicates or len(raw_events) <= memo.length:
+        return None
+    digests = memo.digests
+    for i in range(memo.length):
+        if identity(raw_events[i]) != digests[32 * i : 32 * i + 32]:
+            return None
+    return memo
+
+
+def _semantics(work: _Work, reused: Memo | None) -> Any:
+    """(5)-(14) on one intact chain; returns the replayed state and checkers, or None."""
+    events = work.events
+    if reused is None:
+        created = events[0]
+        replayed, problem = rules.start(created)
+        options = created.data.get("options")
+        decks = options.get("decks", 1) if isinstance(options, dict) else 1
+        deck_rules = {"game": created.data.get("game"), "decks": decks}
+        events, balances, finished = events[1:], {}, frozenset[str]()
+    else:
+        replayed, problem = reused.replayed, None
+        deck_rules, balances, finished = reused.deck_rules, reused.balances, reused.finished
+    seeds = revealed_seeds(events)
+    rounds = RoundChecker(work.table, deck_rules, seeds)
+    rounds.finished = set(finished)
+    money = MoneyChecker(work.table, balances)
+    for event in events:
+        rounds.check(event)  # (5) timeouts (6) (7) (8) (9) (14)
+        money.check(event)  # (12) (13)
+    rounds.finish(events[-1] if events else None)  # (14)
+    work.findings.extend(rounds.findings + money.findings)
+    if problem is not None or replayed is None:
+        work.findings.extend([problem] if problem else [])
+        return None
+    replayed, problem = rules.replay(replayed, events, seeds)  # (10) (11)
+    if problem is not None:
+        work.findings.append(problem)
+        return None
+    if not replayed.complete:
+        return None  # valid, but its state is not one a later bundle can resume from
+    return (replayed, money.balances, frozenset(rounds.finished), deck_rules)
+
+
+def _last_is_reveal(work: _Work) -> None:
+    # (14) the bundle ends with its round's reveal
+    last = work.events[-1] if work.events else None
+    if last is not None and last.type == "round_revealed" and last.round == work.round:
+        return
+    seq = last.seq if last is not None else None
+    reason = f"the bundle does not end with round {work.round}'s round_revealed"
+    work.findings.append(Finding("round.unfinished", work.table, work.round, seq, reason))
+
+
+def _log(
+    work: _Work,
+    entry: dict[str, Any],
+    head: bytes | None,
+    trust: Trust,
+    _seen: dict[tuple[str, str], Checkpoint],
+) -> Result:
+    # (15) the round head's inclusion; (16) its checkpoint's signature
+    place = log.Place(work.table, work.round)
+    result = Result(work.table, work.round, work.findings, leaf_index=entry["leaf_index"])
+    stated = entry["head_hash"]
+    if head is None or not (_HEX64.fullmatch(stated) and bytes.fromhex(stated) == head):
+        work.findings.append(place.finding("log.head", "head_hash is not the reveal's hash"))
+        return result
+    key = (entry["checkpoint"], entry["origin"])
+    checkpoint, problem = _seen.get(key), None
+    if checkpoint is None:
+        checkpoint, problem = log.open_checkpoint(
+            entry["checkpoint"], trust, entry["origin"], place
+        )
+    if checkpoint is None:
+        work.findings.extend([problem] if problem else [])
+        return replace(result, head=head)
+    _seen[key] = checkpoint
+    work.findings.extend(_inclusion(entry, head, checkpoint.size, checkpoint.root_hash, place))
+    return replace(
+        result, head=head, checkpoint_size=checkpoint.size, checkpoint_root=checkpoint.root_hash
+    )
+
+
+def _inclusion(
+    entry: dict[str, Any], head: bytes, size: int, root: bytes, place: log.Place
+) -> list[Finding]:
+    if entry["tree_size"] != size:
+        reason = f"tree_size {entry['tree_size']} is not the checkpoint's {size}"
+        return [place.finding("log.inclusion", reason)]
+    try:
+        proof = log.hashes(entry["inclusion_proof"], "inclusion_proof")
+    except Exception as e:  # InputError: a malformed proof proves nothing
+        return [place.finding("log.inclusion", str(e))]
+    problem = log.check_inclusion(head, entry["leaf_index"], size, proof, root, place=place)
+    return [problem] if problem else []
+
+
+def _round_heads(work: _Work) -> tuple[tuple[int, bytes], ...]:
+    return tuple(
+        (event.seq, digest)
+        for event, digest in zip(work.events, work.digests, strict=True)
+        if event.type == "round_revealed"
+    )
+
+
+def _memo(  # noqa: PLR0917 - private, one caller, each argument a part of the Memo
+    reused: Memo | None,
+    raw_events: Sequence[Any],
+    digests_of_new: Sequence[bytes],
+    head: Head,
+    state: Any,
+    heads: tuple[tuple[int, bytes], ...],
+) -> Memo:
+    start = reused.length if reused else 0
+    new = zip(digests_of_new, raw_events[start:], strict=True)
+    digests = (reused.digests if reused else b"") + b"".join(_identity(d, r) for d, r in new)
+    replayed, balances, finished, deck_rules = state
+    return Memo(digests, head, replayed, balances, finished, deck_rules, heads)

@@ -1,0 +1,113 @@
+"""fairdeal-verify: check a round bundle, an export, a checkpoint or a proof, offline.
+
+Exit status: 0 valid, 1 invalid (findings), 2 unusable input (unreadable, wrong format,
+wrong key, a needed proof missing). Every problem is one line; never a traceback.
+"""
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from verifier import sources
+from verifier.findings import Finding, Report
+from verifier.inputs import InputError
+
+USAGE = 2
+_SHOWN = 50  # findings printed as text; --json lists every one
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE, f"{self.prog}: error: {message}\n")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="fairdeal-verify",
+        description="Verify fairdeal rounds offline: a bundle (.json), an export (.jsonl, "
+        "or - for standard input), a checkpoint, or an inclusion proof. Exit 0 valid, "
+        "1 invalid, 2 unusable input.",
+    )
+    p.add_argument("input", nargs="?", help="bundle, export, checkpoint note or proof file")
+    p.add_argument(
+        "--key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="a trusted operator key: a PEM public key file or a C2SP verifier key "
+        "string (repeat for rotated keys); required",
+    )
+    p.add_argument("--checkpoint", metavar="FILE", help="require every round's inclusion in it")
+    p.add_argument(
+        "--previous-checkpoint", metavar="FILE", help="require --checkpoint to extend it"
+    )
+    p.add_argument(
+        "--consistency-proof",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a consistency proof ({from, to, proof}) between two checkpoints",
+    )
+    p.add_argument("--origin", help="the log's name, if it must be pinned too")
+    p.add_argument(
+        "--partial",
+        action="store_true",
+        help="the export is filtered: leaves missing between its rounds are expected",
+    )
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--explain", action="store_true", help="tell the round as a person would")
+    p.add_argument(
+        "--jobs", type=_jobs, default=os.cpu_count() or 1, help="processes (default: all cores)"
+    )
+    return p
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("--jobs takes a positive integer") from None
+    if not 1 <= value <= 256:
+        raise argparse.ArgumentTypeError("--jobs takes 1 to 256")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.input is None and args.checkpoint is None:
+        parser().error("give an input file, or --checkpoint to check a checkpoint")
+    if args.previous_checkpoint and not args.checkpoint:
+        parser().error("--previous-checkpoint needs --checkpoint")
+    try:
+        report, story = sources.run(args)
+    except InputError as e:
+        report, story = Report([Finding(e.code, None, None, None, e.reason)]), None
+    except KeyboardInterrupt:
+        print("fairdeal-verify: interrupted", file=sys.stderr)
+        return USAGE
+    _print(report, story, args.json)
+    return report.exit_status
+
+
+def _print(report: Report, story: Any, as_json: bool) -> None:
+    if as_json:
+        out = report.to_json()
+        if story is not None:
+            out["explain"] = story
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return
+    if story is not None:
+        print(story)
+        print()
+    what = ", ".join(report.checked) or "nothing"
+    print(f"{report.verdict.upper()}: {what}: {report.rounds} round(s), {report.events} event(s)")
+    for finding in report.findings[:_SHOWN]:
+        print("  " + finding.line())
+    hidden = len(report.findings) - _SHOWN + report.dropped
+    if hidden > 0:
+        print(f"  ... and {hidden} more finding(s) (--json lists them)")
+    if report.verdict == "unusable":
+        print("fairdeal-verify: the input cannot be verified as given (exit 2)", file=sys.stderr)

@@ -1,0 +1,259 @@
+"""A JSONL export, streamed: one bundle a line, checked in parallel, judged in input order.
+
+Memory does not grow with the export: lines are read one at a time, at most a few
+chunks are in flight, and the checks across bundles keep O(log n) tree hashes plus
+one round head per table. Bundles of one table go to one worker, which remembers the
+table as verified so far and checks only what each new bundle adds (bundle.Memo).
+"""
+
+import re
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairdeal import merkle
+from fairdeal.note import Checkpoint
+from verifier import bundle, log
+from verifier.findings import Finding, Report
+from verifier.inputs import InputError, Line, loads_noting_duplicates
+from verifier.trust import Trust
+
+_TABLE_HINT = re.compile(rb'"table_id"\s*:\s*"([^"\\]{1,64})"')
+_MEMO_TABLES = 32
+
+
+class LineChecker:
+    """Checks lines one by one, remembering the last verified state of recent tables."""
+
+    def __init__(self, trust: Trust) -> None:
+        self.trust = trust
+        self.memos: OrderedDict[str, bundle.Memo] = OrderedDict()
+        self.checkpoints: dict[tuple[str, str], Checkpoint] = {}  # verified notes
+
+    def check(self, line: Line) -> bundle.Result:
+        if line.error is not None:
+            return _unusable(line, line.error)
+        try:
+            obj, duplicates = loads_noting_duplicates(line.data)
+        except InputError as e:
+            return _unusable(line, e)
+        table = obj.get("table_id") if isinstance(obj, dict) else None
+        memo = self.memos.get(table) if isinstance(table, str) else None
+        try:
+            result, new_memo = bundle.check(
+                obj, self.trust, duplicates, memo, keep_memo=True, checkpoints=self.checkpoints
+            )
+            if len(self.checkpoints) > 64:
+                self.checkpoints.clear()
+        except Exception as e:  # never a traceback, whatever the input holds
+            reason = f"line {line.number} could not be checked: {type(e).__name__}: {e}"
+            result, new_memo = bundle.Result(None, None, [_unreadable(reason)]), None
+        if isinstance(table, str):
+            self._remember(table, new_memo)
+        return _numbered(result, line.number)
+
+    def _remember(self, table: str, memo: bundle.Memo | None) -> None:
+        self.memos.pop(table, None)
+        if memo is not None:
+            self.memos[table] = memo
+            while len(self.memos) > _MEMO_TABLES:
+                self.memos.popitem(last=False)
+
+
+def _unusable(line: Line, error: InputError) -> bundle.Result:
+    reason = f"line {line.number}: {error.reason}"
+    return bundle.Result(
+        None, None, [Finding(error.code, None, None, None, reason)], line=line.number
+    )
+
+
+def _unreadable(reason: str) -> Finding:
+    return Finding("schema.bundle", None, None, None, reason[:200])
+
+
+def _numbered(result: bundle.Result, number: int) -> bundle.Result:
+    from dataclasses import replace
+
+    return replace(result, line=number)
+
+
+def results(lines: Iterable[Line], trust: Trust, jobs: int) -> Iterator[bundle.Result]:
+    """Each line's result, in input order."""
+    if jobs <= 1:
+        checker = LineChecker(trust)
+        yield from (checker.check(line) for line in lines)
+        return
+    from verifier import parallel
+
+    yield from parallel.results(lines, trust, jobs, route)
+
+
+def route(line: Line) -> int:
+    """A stable number per table, so that one table's bundles meet the same worker."""
+    found = _TABLE_HINT.search(line.data[:512])
+    return zlib.crc32(found.group(1)) if found else line.number
+
+
+@dataclass
+class Pinned:
+    """What the command line pins besides the keys: checkpoints and consistency proofs."""
+
+    checkpoint: Checkpoint | None = None
+    previous: Checkpoint | None = None
+    proofs: dict[tuple[int, int], tuple[bytes, ...]] = field(default_factory=dict)
+    partial: bool = False
+
+    def proof(self, first: int, second: int) -> tuple[bytes, ...] | None:
+        return self.proofs.get((first, second))
+
+
+class Across:
+    """(15)-(17) across the bundles of an export, taken in input order."""
+
+    def __init__(self, pinned: Pinned) -> None:
+        self.pinned = pinned
+        self.findings: list[Finding] = []
+        self.next_leaf: int | None = None
+        self.tree: log.RootBuilder | None = log.RootBuilder()
+        self.roots: dict[int, bytes] = {}  # checkpoint size -> root, as signed
+        self.proven: set[int] = set()  # sizes whose root the export's leaves reproduce
+        self.decided: set[int] = set()  # sizes whose root was compared with the leaves
+        self.last_head: dict[str, tuple[int, bytes]] = {}
+        self.outside: dict[int, bytes] = {}  # other checkpoints the bundles name
+        for point in (pinned.checkpoint, pinned.previous):
+            if point is not None:
+                self._signed_root(point.size, point.root_hash, log.Place())
+
+    def _find(self, code: str, result: bundle.Result | None, reason: str) -> None:
+        table, round_id = (result.table, result.round) if result else (None, None)
+        self.findings.append(Finding(code, table, round_id, None, reason))
+
+    def add(self, result: bundle.Result) -> None:
+        self._leaf(result)
+        if result.checkpoint_size is not None and result.checkpoint_root is not None:
+            place = log.Place(result.table, result.round)
+            self._signed_root(result.checkpoint_size, result.checkpoint_root, place)
+        self._same_history(result)
+        pinned = self.pinned.checkpoint
+        if pinned is not None and result.leaf_index is not None:
+            self._in_pinned(pinned, result)
+
+    def _in_pinned(self, pinned: Checkpoint, result: bundle.Result) -> None:
+        # (15) the round is in the required checkpoint (linked to it after the stream)
+        size, root = result.checkpoint_size, result.checkpoint_root
+        if result.leaf_index is not None and result.leaf_index >= pinned.size:
+            reason = f"leaf {result.leaf_index} is past the checkpoint's size {pinned.size}"
+            self._find("log.not_in_checkpoint", result, reason)
+        elif size is not None and root is not None and size != pinned.size:
+            self.outside[size] = root
+
+    def _leaf(self, result: bundle.Result) -> None:
+        # (15) every leaf, in order, none missing
+        index = result.leaf_index
+        if index is None or result.head is None:
+            self.tree = None
+            return
+        if self.next_leaf is None:
+            self.next_leaf = index
+            if index != 0:
+                self.tree = None
+        if index < self.next_leaf:
+            self._find("log.order", result, f"leaf {index} after leaf {self.next_leaf - 1}")
+            return
+        if index > self.next_leaf:
+            if not self.pinned.partial:
+                reason = f"leaves {self.next_leaf}..{index - 1} are missing from the export"
+                self._find("log.round_missing", result, reason)
+            self.tree = None
+        self.next_leaf = index + 1
+        if self.tree is not None:
+            self.tree.append(merkle.leaf_hash(result.head))
+            self._compare_root(self.tree.size, result)
+
+    def _signed_root(self, size: int, root: bytes, place: log.Place) -> None:
+        # (17) two signed checkpoints of one size must agree
+        known = self.roots.get(size)
+        if known is not None and known != root:
+            self.findings.append(place.finding("checkpoint.fork", f"two roots for size {size}"))
+            return
+        self.roots[size] = root
+        if self.tree is not None and self.tree.size == size:
+            self._compare_root(size, None)
+
+    def _compare_root(self, size: int, result: bundle.Result | None) -> None:
+        signed = self.roots.get(size)
+        if signed is None or self.tree is None:
+            return
+        self.decided.add(size)
+        if signed == self.tree.root():
+            self.proven.add(size)
+            return
+        reason = f"the export's leaves do not make the signed root of size {size}"
+        previous = self.pinned.previous
+        code = (
+            "checkpoint.inconsistent" if previous and previous.size == size else "log.round_missing"
+        )
+        self._find(code, result, reason)
+
+    def _same_history(self, result: bundle.Result) -> None:
+        # (17) a table's later bundle contains its earlier bundle's head, at the same seq
+        if result.table is None or not result.heads:
+            return
+        earlier = self.last_head.get(result.table)
+        if earlier is not None and earlier not in set(result.heads):
+            reason = f"does not contain seq {earlier[0]} of the table's earlier bundle"
+            self._find("export.fork", result, reason)
+        self.last_head[result.table] = result.heads[-1]
+
+    def finish(self) -> None:
+        pinned, previous = self.pinned.checkpoint, self.pinned.previous
+        if pinned is not None and pinned.size not in self.proven:
+            self._by_proofs(pinned)
+        if pinned is not None and previous is not None:
+            self._consistent(previous, pinned)
+
+    def _by_proofs(self, pinned: Checkpoint) -> None:
+        """Rounds whose bundles name another checkpoint: a consistency proof links them."""
+        whole = self.tree is not None and not self.pinned.partial
+        if whole and self.next_leaf is not None and self.next_leaf < pinned.size:
+            reason = f"the export ends at leaf {self.next_leaf - 1} of {pinned.size}"
+            self._find("log.round_missing", None, reason)
+        for size, root in self.outside.items():
+            own = Checkpoint(pinned.origin, size, root)
+            old, new = (own, pinned) if size < pinned.size else (pinned, own)
+            if old.size in self.decided and new.size in self.decided:
+                continue
+            problem = log.check_consistency(old, new, self.pinned.proof(old.size, new.size))
+            if problem is not None:
+                self.findings.append(problem)
+
+    def _consistent(self, previous: Checkpoint, pinned: Checkpoint) -> None:
+        if previous.size in self.decided and pinned.size in self.decided:
+            return  # both roots were compared with the export's own leaves
+        proof = self.pinned.proof(previous.size, pinned.size)
+        problem = log.check_consistency(previous, pinned, proof)
+        if problem is not None:
+            self.findings.append(problem)
+
+
+def verify(
+    lines: Iterable[Line],
+    trust: Trust,
+    pinned: Pinned,
+    jobs: int = 1,
+    on_result: Callable[[bundle.Result], Any] | None = None,
+) -> Report:
+    """Every line's bundle, then the checks across bundles; findings in input order."""
+    report, across = Report(), Across(pinned)
+    for result in results(lines, trust, jobs):
+        report.add(result.findings)
+        report.rounds += 1
+        report.events += result.events
+        across.add(result)
+        if on_result is not None:
+            on_result(result)
+    across.finish()
+    report.add(across.findings)
+    return report

@@ -1,0 +1,272 @@
+"""Steps (5) timeouts, (6) commitment, (7) client seeds, (8) shuffle, (9) cards, (14) ends.
+
+These are the verifier's own checks of the round protocol, independent of the game
+modules: they read only the shared round events, derive each deck from the revealed
+seed with the core's randomness functions, and scan every event's data for shown
+cards ({position, card, salt}). A bug in a game's rules cannot hide from them.
+"""
+
+import hmac
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairdeal import cards, randomness
+from fairdeal.errors import SeedError
+from fairdeal.events import Event, actor_seat
+from verifier.findings import Finding
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_FACES = {"up": "card", "down": "commitment", "blind": "commitment"}
+
+
+@dataclass
+class _Round:
+    id: str
+    commitment: str
+    seats: list[int]
+    seed_deadline: int
+    seeds: dict[int, str] = field(default_factory=dict)
+    timed_out: set[int] = field(default_factory=set)
+    sealed: bool = False
+    next_position: int = 0
+    revealed: bool = False
+    deck: tuple[str, ...] | None = None
+    key: bytes = b""
+
+
+def revealed_seeds(events: Iterable[Event]) -> dict[str, bytes]:
+    """Each round's revealed server seed (well-formed ones only; the rest are findings)."""
+    seeds: dict[str, bytes] = {}
+    for event in events:
+        seed = event.data.get("server_seed") if event.type == "round_revealed" else None
+        if event.round is not None and isinstance(seed, str) and _HEX64.fullmatch(seed):
+            seeds.setdefault(event.round, bytes.fromhex(seed))
+    return seeds
+
+
+def is_timeout(event_type: str) -> bool:
+    return event_type.endswith(("_timeout", "time_up"))
+
+
+class RoundChecker:
+    """Follows the rounds of one table's chain, event by event."""
+
+    def __init__(self, table: str, deck_rules: Mapping[str, Any], seeds: dict[str, bytes]):
+        self.table = table
+        self.deck_rules = dict(deck_rules)
+        self.seeds = seeds
+        self.current: _Round | None = None
+        self.finished: set[str] = set()
+        self.findings: list[Finding] = []
+
+    def _find(self, code: str, event: Event, reason: str) -> None:
+        self.findings.append(Finding(code, self.table, event.round, event.seq, reason))
+
+    def check(self, event: Event) -> None:
+        # (5) a timeout is stamped at or after the deadline it names
+        deadline = event.data.get("deadline")
+        if is_timeout(event.type) and type(deadline) is int and event.time < deadline:
+            self._find("time.timeout_early", event, f"at {event.time}, deadline {deadline}")
+        if event.round is None:
+            return
+        if event.type == "round_opened":
+            self._open(event)
+            return
+        current = self.current
+        if current is None or current.id != event.round:
+            self._find("chain.misplaced", event, "an event of a round that is not in progress")
+            return
+        if current.revealed:
+            self._find("round.after_reveal", event, "a round event after the reveal")
+            return
+        self._step(current, event)
+
+    def _open(self, event: Event) -> None:
+        data, round_id = event.data, str(event.round)
+        if round_id in self.finished or (self.current and self.current.id == round_id):
+            self._find("chain.misplaced", event, f"round id {round_id} is used twice")
+        self._close_current(event)
+        seats, commitment = data.get("seats"), data.get("commitment")
+        deadline = data.get("seed_deadline")
+        if not (
+            isinstance(commitment, str)
+            and _HEX64.fullmatch(commitment)
+            and isinstance(seats, list)
+            and all(type(s) is int for s in seats)
+            and len(set(seats)) == len(seats)
+            and type(deadline) is int
+            and type(data.get("number")) is int
+        ):
+            self._find(
+                "schema.data", event, "round_opened needs commitment, number, seats, deadline"
+            )
+            self.current = None
+            return
+        self.current = _Round(round_id, commitment, list(seats), deadline)
+
+    def _close_current(self, event: Event) -> None:
+        current = self.current
+        if current is not None and not current.revealed and current.sealed:
+            reason = f"round {current.id} was sealed and never settled, voided or revealed"
+            self._find("round.unfinished", event, reason)
+
+    def finish(self, last: Event | None) -> None:
+        """At the end of the events: a sealed round left without its reveal."""
+        if last is not None:
+            self._close_current(last)
+
+    def _step(self, current: _Round, event: Event) -> None:
+        handler = _HANDLERS.get(event.type)
+        if handler is not None:
+            handler(self, current, event)
+        if current.deck is not None:
+            for shown in _shown_cards(event.data):
+                self._check_shown(current, event, shown)
+
+    # (7) client seeds before the seal
+    def _client_seed(self, current: _Round, event: Event) -> None:
+        seat, seed = actor_seat(event.actor), event.data.get("seed")
+        problem = None
+        if current.sealed:
+            problem = "a client seed after the seal"
+        elif seat not in current.seats:
+            problem = "a client seed from a seat not in the round"
+        elif seat in current.seeds or seat in current.timed_out:
+            problem = "a second seed, or a seed after the seat timed out"
+        elif not isinstance(seed, str) or set(event.data) != {"seed"}:
+            problem = "client_seed carries exactly one text member, seed"
+        if problem is None:
+            problem = _seed_problem(str(seed))
+        if problem is not None:
+            self._find("seed.client", event, problem)
+        elif seat is not None:
+            current.seeds[seat] = str(seed)
+
+    def _seed_timeout(self, current: _Round, event: Event) -> None:
+        missing = [s for s in current.seats if s not in current.seeds]
+        expected = {"deadline": current.seed_deadline, "seats": missing}
+        if current.sealed or dict(event.data) != expected or not missing:
+            self._find("seed.client", event, f"seed_timeout must be {expected} before the seal")
+            return
+        current.timed_out.update(missing)
+
+    def _sealed(self, current: _Round, event: Event) -> None:
+        expected = [current.seeds.get(seat, "") for seat in current.seats]
+        ready = all(s in current.seeds or s in current.timed_out for s in current.seats)
+        if current.sealed or not ready or dict(event.data) != {"client_seeds": expected}:
+            self._find("seed.client", event, f"the seal must carry the seeds {expected}")
+        current.sealed = True
+        self._derive_deck(current, event, expected)
+
+    # (6) commitment and (8) the shuffle
+    def _derive_deck(self, current: _Round, event: Event, client_seeds: list[str]) -> None:
+        seed = self.seeds.get(current.id)
+        if seed is None:
+            return  # no reveal: (14) reports it
+        try:
+            order = cards.canonical_deck(self.deck_rules["game"], self.deck_rules["decks"])
+        except (KeyError, ValueError, TypeError):
+            self._find("deck.rules", event, f"no deck for the rules {self.deck_rules}")
+            return
+        commitment = bytes.fromhex(current.commitment)
+        rules = self.deck_rules
+        current.key = randomness.shuffle_key(seed, current.id, commitment, client_seeds, rules)
+        current.deck = tuple(randomness.shuffle(current.key, order))
+
+    # (9) every dealt card
+    def _dealt(self, current: _Round, event: Event) -> None:
+        data, deck = event.data, current.deck
+        position, face = data.get("position"), data.get("face")
+        members = {"position", "seat", "face", _FACES.get(str(face), "card")}
+        seat = data.get("seat")
+        if face not in _FACES or set(data) != members or type(position) is not int:
+            self._find(
+                "schema.data", event, "card_dealt needs position, seat, face, card|commitment"
+            )
+            return
+        if not (seat is None or type(seat) is int):
+            self._find("schema.data", event, "card_dealt's seat is an integer or null")
+        if not current.sealed or position != current.next_position:
+            reason = f"position {position}, expected {current.next_position} after the seal"
+            self._find("card.position", event, reason)
+        current.next_position = max(current.next_position, position + 1)
+        if deck is None:
+            return
+        if not 0 <= position < len(deck):
+            self._find("card.position", event, f"position {position} is past the deck's end")
+        elif face == "up" and data["card"] != deck[position]:
+            self._find("card.wrong_card", event, f"position {position} is {deck[position]}")
+        elif face != "up" and data["commitment"] != self._commitment(current, position):
+            self._find("card.commitment", event, f"not the commitment of position {position}")
+
+    def _commitment(self, current: _Round, position: int) -> str:
+        assert current.deck is not None
+        salt = randomness.card_salt(current.key, position)
+        return randomness.card_commitment(salt, current.deck[position]).hex()
+
+    def _check_shown(self, current: _Round, event: Event, shown: Mapping[str, Any]) -> None:
+        assert current.deck is not None
+        position, card, salt = shown["position"], shown["card"], shown["salt"]
+        if type(position) is not int or not 0 <= position < current.next_position:
+            self._find("card.shown", event, f"shows position {position!r}, never dealt")
+            return
+        expected_salt = randomness.card_salt(current.key, position).hex()
+        if card != current.deck[position] or not _same_text(salt, expected_salt):
+            self._find("card.shown", event, f"position {position} is not {card!r} with that salt")
+
+    # (14) settled or voided with a reason, and revealed
+    def _voided(self, current: _Round, event: Event) -> None:
+        reason = event.data.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            self._find("round.void_reason", event, "a voided round must say why")
+
+    def _revealed(self, current: _Round, event: Event) -> None:
+        seed = event.data.get("server_seed")
+        if set(event.data) != {"server_seed"} or not isinstance(seed, str):
+            self._find("schema.data", event, "round_revealed carries exactly server_seed")
+        elif not _HEX64.fullmatch(seed):
+            self._find("schema.data", event, "server_seed is not 64 lowercase hex digits")
+        else:
+            commitment = randomness.seed_commitment(bytes.fromhex(seed)).hex()
+            if not hmac.compare_digest(commitment, current.commitment):
+                self._find("seed.commitment", event, "the revealed seed is not the committed one")
+        current.revealed = True
+        self.finished.add(current.id)
+
+
+_HANDLERS = {
+    "client_seed": RoundChecker._client_seed,
+    "seed_timeout": RoundChecker._seed_timeout,
+    "round_sealed": RoundChecker._sealed,
+    "card_dealt": RoundChecker._dealt,
+    "round_voided": RoundChecker._voided,
+    "round_revealed": RoundChecker._revealed,
+}
+
+
+def _seed_problem(seed: str) -> str | None:
+    try:
+        randomness.check_client_seed(seed)
+    except SeedError as e:
+        return str(e)
+    return None
+
+
+def _same_text(value: Any, expected: str) -> bool:
+    return isinstance(value, str) and hmac.compare_digest(value.encode(), expected.encode())
+
+
+def _shown_cards(value: Any) -> Iterator[Mapping[str, Any]]:
+    """Every {position, card, salt} object anywhere in an event's data."""
+    if isinstance(value, dict):
+        if {"position", "card", "salt"} <= value.keys():
+            yield value
+        for item in value.values():
+            if isinstance(item, dict | list):
+                yield from _shown_cards(item)
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, dict | list):
+                yield from _shown_cards(item)

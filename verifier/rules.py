@@ -1,0 +1,150 @@
+"""Steps (10) legal actions and (11) server decisions: the chain replayed through the rules.
+
+This is table.replay's procedure (SPEC 6.3), driven here so that a failure names its
+seq and its step, and so that an export can resume a table where its previous bundle
+ended. Data are compared as JSON values (``true`` is not ``1``); the logged events
+already passed step (2), so their compact sorted JSON is their canonical form.
+"""
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fairdeal.errors import FairdealError, GameError
+from fairdeal.events import Draft, Event
+from fairdeal.games.base import Command, Game
+from verifier.findings import CODES, Finding
+
+_encode = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A table's game and its state after the events replayed so far."""
+
+    game: Game
+    state: Any
+    complete: bool = True  # False: the last run went on past the events given
+
+
+def start(created: Event) -> tuple[Replayed | None, Finding | None]:
+    """The table as ``table_created`` makes it: a known game and options in full form."""
+    from fairdeal.games import registry
+    from fairdeal.table import created_draft
+
+    game = registry().get(created.data.get("game", ""))
+    options = created.data.get("options")
+    if game is None or not isinstance(options, dict):
+        return None, _finding("rules.unknown_game", created, "no known game with options")
+    try:
+        if _encode(created_draft(game, options).data) != _encode(created.data):
+            raise GameError("options are not in their full form")
+        return Replayed(game, game.new(options)), None
+    except FairdealError as e:
+        return None, _finding("rules.invalid_options", created, str(e))
+    except Exception as e:  # a game refusing forged options in its own way
+        return None, _finding("rules.crashed", created, f"{type(e).__name__}: {e}")
+
+
+def replay(
+    table: Replayed, events: Sequence[Event], seeds: Mapping[str, bytes]
+) -> tuple[Replayed, Finding | None]:
+    """Replay runs of ``events`` (none of them table_created); stop at the first failure."""
+    index, state = 0, table.state
+    while index < len(events):
+        first = events[index]
+        try:
+            drafts, after = _decide(table.game, state, Command.of(first), seeds)
+        except GameError as e:  # (10) a player's action refused, (11) a server's
+            return Replayed(table.game, state), _refused(first, e)
+        except Exception as e:  # a game crashing on forged input is still a finding
+            return Replayed(table.game, state), _crashed(first, e)
+        state, taken, finding = _run(table.game, state, events[index:], drafts, after)
+        if finding is not None:
+            return Replayed(table.game, state), finding
+        if taken < len(drafts):
+            return Replayed(table.game, state, complete=False), None
+        index += taken
+    return Replayed(table.game, state), None
+
+
+def _decide(
+    game: Game, state: Any, command: Command, seeds: Mapping[str, bytes]
+) -> tuple[list[Draft], Any]:
+    """The drafts, and the state after them when the game computes it while deciding."""
+    secret = seeds.get(command.round or "")
+    step = getattr(game, "step", None)
+    if step is None:
+        return game.decide(state, command, secret), None
+    decision = step(state, command, secret)
+    return list(decision.drafts), decision.state
+
+
+def _run(
+    game: Game, state: Any, events: Sequence[Event], drafts: list[Draft], after: Any
+) -> tuple[Any, int, Finding | None]:
+    first = events[0]
+    if not drafts:
+        return state, 0, _finding("rules.mismatch", first, "the rules record nothing here")
+    for draft, event in zip(drafts, events, strict=False):
+        # (11) every event of the run is exactly what the rules decide
+        if not _same(event, draft) or event.time != first.time:
+            reason = f"the rules give {draft.type} by {draft.actor} here, the log {event.type}"
+            return state, 0, _finding("rules.mismatch", event, _with_data(reason, event, draft))
+        if after is None:
+            try:
+                state = game.apply(state, event)
+            except Exception as e:
+                return state, 0, _crashed(event, e)
+    if len(events) < len(drafts):
+        if _after_the_reveal(events[-1], drafts[len(events) :]):
+            return state, len(events), None  # the bundle ends at the reveal, mid-run
+        missing = drafts[len(events)].type
+        return state, 0, _finding("rules.mismatch", events[-1], f"the log ends before {missing}")
+    # Every logged event equals its draft, so the decided state is the logged one.
+    return (state if after is None else after), len(drafts), None
+
+
+def _after_the_reveal(last: Event, missing: Sequence[Draft]) -> bool:
+    """A bundle ends with its round's reveal; what the same run logs after it (Toto21's
+    match_won, a table-level event) is outside the bundle, not missing from it."""
+    return last.type == "round_revealed" and all(d.round != last.round for d in missing)
+
+
+def _same(event: Event, draft: Draft) -> bool:
+    if (event.type, event.actor, event.round) != (draft.type, draft.actor, draft.round):
+        return False
+    try:
+        return _encode(dict(event.data)) == _encode(dict(draft.data))
+    except (TypeError, ValueError):
+        return False
+
+
+def _with_data(reason: str, event: Event, draft: Draft) -> str:
+    if event.type != draft.type:
+        return reason
+    try:
+        for key in sorted(set(event.data) | set(draft.data)):
+            if _encode(event.data.get(key)) != _encode(draft.data.get(key)):
+                return f"{event.type}: the rules give {key}={_encode(draft.data.get(key))[:60]}"
+    except (TypeError, ValueError):
+        pass
+    return reason
+
+
+def _refused(event: Event, error: GameError) -> Finding:
+    code = f"rules.{error.code}"
+    if event.actor == "server" and code not in ("rules.not_due", "rules.invalid_options"):
+        code = "rules.server_refused"
+    if code not in CODES:
+        code = "rules.illegal_action" if event.actor != "server" else "rules.server_refused"
+    return _finding(code, event, f"{event.type} by {event.actor}: {error}")
+
+
+def _crashed(event: Event, error: Exception) -> Finding:
+    return _finding("rules.crashed", event, f"{event.type}: {type(error).__name__}: {error}")
+
+
+def _finding(code: str, event: Event, reason: str) -> Finding:
+    return Finding(code, event.table, event.round, event.seq, reason[:200])

@@ -1,0 +1,82 @@
+"""The keys the verifier trusts: given on the command line, never taken from the input.
+
+A key is a PEM public key file or a C2SP verifier key string
+("<name>+<key id>+<base64(0x01 || public key)>"). The operator signs events and
+checkpoints with the same Ed25519 key, so either form pins both: events by the
+key id derived from the public key, checkpoints by the note key under the log's name.
+"""
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from fairdeal.errors import FairdealError
+from fairdeal.keys import KeySet, load_public_key, raw_public_key
+from fairdeal.note import NoteVerifier
+from verifier.inputs import LIMITS, InputError, open_input, read_small
+
+
+@dataclass(frozen=True)
+class Trust:
+    """Pinned public keys, and the note names pinned with them (None: any log name)."""
+
+    public_keys: tuple[Ed25519PublicKey, ...]
+    note_names: tuple[str | None, ...]
+    origin: str | None = None
+
+    def key_set(self) -> KeySet:
+        return KeySet(self.public_keys)
+
+    def note_verifiers(self, origin: str) -> list[NoteVerifier]:
+        """Verifiers for a checkpoint of ``origin``: PEM keys take the log's own name."""
+        seen: set[bytes] = set()
+        verifiers = []
+        for key, name in zip(self.public_keys, self.note_names, strict=True):
+            raw = raw_public_key(key)
+            if raw in seen or (name is not None and name != origin):
+                continue
+            seen.add(raw)
+            verifiers.append(NoteVerifier(origin, key))
+        return verifiers
+
+
+def load_trust(specs: Sequence[str], origin: str | None = None) -> Trust:
+    """Parse each --key; InputError (exit 2) for anything that is not a usable key."""
+    if not specs:
+        raise InputError("input.wrong_format", "no trusted key: pass --key (PEM file or C2SP key)")
+    if len(specs) > LIMITS.max_keys:
+        raise InputError("input.too_large", f"more than {LIMITS.max_keys} keys")
+    keys, names = [], []
+    for spec in specs:
+        key, name = _one_key(spec)
+        keys.append(key)
+        names.append(name)
+    return Trust(tuple(keys), tuple(names), origin)
+
+
+def _one_key(spec: str) -> tuple[Ed25519PublicKey, str | None]:
+    if not os.path.exists(spec) and spec.count("+") >= 2:
+        try:
+            verifier = NoteVerifier.from_key_string(spec.strip())
+        except (FairdealError, ValueError) as e:
+            raise InputError("input.wrong_format", f"bad verifier key string: {e}") from None
+        return verifier.public_key, verifier.name
+    with open_input(spec) as stream:
+        pem = read_small(stream, f"key file {spec}")
+    text = pem.decode("utf-8", "replace").strip()
+    if text.count("+") >= 2 and "BEGIN" not in text:
+        return _one_key_string(text)
+    try:
+        return load_public_key(pem), None
+    except FairdealError as e:
+        raise InputError("input.wrong_format", f"{spec}: {e}") from None
+
+
+def _one_key_string(text: str) -> tuple[Ed25519PublicKey, str | None]:
+    try:
+        verifier = NoteVerifier.from_key_string(text)
+    except (FairdealError, ValueError) as e:
+        raise InputError("input.wrong_format", f"bad verifier key string: {e}") from None
+    return verifier.public_key, verifier.name
