@@ -26,7 +26,7 @@ from api.errors import (
 from api.keystore import load_keys
 from api.service import Clock, Idempotency, Service, wall_clock
 from api.storage import open_store
-from api.tokens import same_secret
+from api.tokens import same_secret, token_hash
 
 log = logging.getLogger("fairdeal")
 MAX_JSON_DEPTH = 32
@@ -261,9 +261,13 @@ def _idempotency(table_id: str) -> Idempotency | None:
         return None
     if not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY or not key.isascii() or not key.isprintable():
         raise InvalidInputError(f"Idempotency-Key must be 1..{MAX_IDEMPOTENCY_KEY} printable ASCII")
+    # Keys are kept per table; the caller's token is part of the request, so another
+    # seat reusing a key is refused rather than answered with this seat's receipt.
     digest = hashlib.sha256()
+    caller = token_hash(_token(required=False) or "")
     for part in (request.method, request.path, table_id):
         digest.update(part.encode() + b"\x00")
+    digest.update(caller)
     digest.update(request.get_data(cache=True))
     return Idempotency(key, digest.digest())
 

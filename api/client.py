@@ -2,8 +2,10 @@
 
 Each response's events are checked against the server's pinned keys and the table's
 hash chain as this client has followed it (events it did not see are fetched and
-checked too), and every private card the server shows this seat is checked against
-the commitment signed when it was dealt. Any disagreement raises a ReceiptError at once.
+checked too; an event sent again must be the one checked at its seq), each reply must
+record the request it answers, and every private card the server shows this seat is
+checked against the commitment signed when it was dealt. Any disagreement raises a
+ReceiptError at once.
 Uses only the standard library, ``cryptography`` and the pure core.
 """
 
@@ -17,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairdeal import randomness
-from fairdeal.errors import FairdealError
-from fairdeal.events import ChainHead, SignedEvent
+from fairdeal.errors import FairdealError, HashMismatchError, SignatureError
+from fairdeal.events import SERVER, ChainHead, SignedEvent, seat_actor
 from fairdeal.keys import KeySet, load_public_key
 
 
@@ -50,12 +52,17 @@ class CardCommitmentError(ReceiptError):
     """A private card shown to this seat that does not open its signed commitment."""
 
 
+class ReceiptMismatchError(ReceiptError):
+    """A reply whose receipt does not record the request it answers."""
+
+
 @dataclass
 class TableLog:
     """One table's chain as this client has checked it, and its card commitments."""
 
     head: ChainHead
     commitments: dict[tuple[str | None, int], str] = field(default_factory=dict)
+    hashes: list[bytes] = field(default_factory=list)  # by seq, as checked
 
 
 class FairdealClient:
@@ -89,7 +96,9 @@ class FairdealClient:
         return self._seat(reply)
 
     def _seat(self, reply: Mapping[str, Any]) -> "SeatClient":
-        self.check_receipts(reply["table_id"], reply["events"])
+        signed = self.check_receipts(reply["table_id"], reply["events"])
+        joined = [s for s in signed if s.event.type == "seat_joined"]
+        _expect(joined, "seat_joined", seat_actor(reply["seat"]))
         return SeatClient(self, reply["table_id"], reply["seat"], reply["token"])
 
     # Checking
@@ -126,18 +135,15 @@ class FairdealClient:
     def _follow(self, table_id: str, log: TableLog | None, signed: SignedEvent) -> TableLog:
         head = ChainHead(table_id) if log is None else log.head
         if log is not None and signed.event.seq < head.next_seq:
-            return log  # already checked: a receipt for events fetched by sync
+            self._check_seen(table_id, log, signed)  # a receipt for events fetched by sync
+            return log
         try:
             new_head = head.follow(signed, self.keys)
         except FairdealError as e:
-            kind = (
-                ReceiptSignatureError
-                if "signature" in type(e).__name__.lower()
-                else ReceiptChainError
-            )
-            raise kind(f"table {table_id} seq {signed.event.seq}: {e}") from e
+            raise _receipt_error(e, f"table {table_id} seq {signed.event.seq}: {e}") from e
         log = log or TableLog(head)
         log.head = new_head
+        log.hashes.append(signed.hash)
         event = signed.event
         if event.type == "card_dealt":
             # What a shown card must match: its commitment, or the card itself if dealt face up.
@@ -146,21 +152,26 @@ class FairdealClient:
         self.tables[table_id] = log
         return log
 
+    def _check_seen(self, table_id: str, log: TableLog, signed: SignedEvent) -> None:
+        """An event sent again must be, signature and all, the one checked at its seq."""
+        seq = signed.event.seq
+        try:
+            signed.check(self.keys)
+        except FairdealError as e:
+            raise _receipt_error(e, f"table {table_id} seq {seq}: {e}") from e
+        if not hmac.compare_digest(signed.hash, log.hashes[seq]):
+            raise ReceiptChainError(
+                f"table {table_id} seq {seq}: not the event this client checked at that seq"
+            )
+
     def check_private_cards(self, table_id: str, round_id: str | None, view: Any) -> int:
         """Every {position, card, salt} the view shows opens its signed commitment."""
         log = self.sync(table_id)
         checked = 0
         for shown in _private_cards(view):
-            key = (round_id, shown["position"])
-            expected = log.commitments.get(key, "")
-            if expected.startswith("card:"):
-                actual = "card:" + str(shown["card"])
-            else:
-                salt = bytes.fromhex(shown["salt"])
-                actual = randomness.card_commitment(salt, shown["card"]).hex()
-            if not hmac.compare_digest(expected, actual):
+            if not _opens(log.commitments, round_id, shown):
                 raise CardCommitmentError(
-                    f"card at position {shown['position']} does not match its signed commitment"
+                    f"card at position {shown['position']!r} does not match its signed commitment"
                 )
             checked += 1
         return checked
@@ -193,31 +204,51 @@ class SeatClient:
     def __init__(self, client: FairdealClient, table_id: str, seat: int, token: str) -> None:
         self.client, self.table_id, self.seat, self.token = client, table_id, seat, token
 
-    def _send(self, path: str, body: Any = None, idempotency_key: str | None = None) -> Any:
+    def _send(
+        self,
+        path: str,
+        body: Any,
+        kind: str,
+        round_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Any:
+        """POST, check the receipts, and check the first one records this seat's ``kind``."""
         headers = {"Authorization": f"Bearer {self.token}"}
         if idempotency_key:
             headers["Idempotency-Key"] = idempotency_key
-        reply = self.client.request("POST", path, body if body is not None else {}, headers)
-        self.client.check_receipts(self.table_id, reply["events"])
+        reply = self.client.request("POST", path, body, headers)
+        signed = self.client.check_receipts(self.table_id, reply["events"])
+        actor = SERVER if kind == "round_opened" else seat_actor(self.seat)
+        _expect(signed, kind, actor, round_id)
         return reply
 
-    def open_round(self) -> str:
-        return str(self._send(f"/v1/tables/{self.table_id}/rounds")["round_id"])
+    def open_round(self, idempotency_key: str | None = None) -> str:
+        path = f"/v1/tables/{self.table_id}/rounds"
+        reply = self._send(path, {}, "round_opened", idempotency_key=idempotency_key)
+        round_id = str(reply["round_id"])
+        opened = SignedEvent.from_json(reply["events"][0]).event  # checked by _send
+        if opened.round != round_id or opened.data.get("commitment") != reply["commitment"]:
+            raise ReceiptMismatchError("the round's id or commitment is not the one logged")
+        return round_id
 
     def seed(self, round_id: str, seed: str | None = None) -> Any:
         """Contribute a client seed: a fresh random one unless given."""
         seed = seed if seed is not None else secrets.token_hex(16)
-        return self._send(f"/v1/rounds/{round_id}/seeds", {"seed": seed})
+        return self._send(f"/v1/rounds/{round_id}/seeds", {"seed": seed}, "client_seed", round_id)
 
     def act(self, round_id: str, kind: str, idempotency_key: str | None = None, **data: Any) -> Any:
         body = {"type": kind, "data": data}
-        return self._send(f"/v1/rounds/{round_id}/actions", body, idempotency_key)
+        path = f"/v1/rounds/{round_id}/actions"
+        return self._send(path, body, kind, round_id, idempotency_key)
 
     def table_act(self, kind: str, **data: Any) -> Any:
-        return self._send(f"/v1/tables/{self.table_id}/actions", {"type": kind, "data": data})
+        body = {"type": kind, "data": data}
+        return self._send(f"/v1/tables/{self.table_id}/actions", body, kind)
 
     def decide(self, seat: int, accept: bool) -> Any:
-        return self._send(f"/v1/tables/{self.table_id}/seats/{seat}/decision", {"accept": accept})
+        path = f"/v1/tables/{self.table_id}/seats/{seat}/decision"
+        kind = "joiner_accepted" if accept else "joiner_rejected"
+        return self._send(path, {"accept": accept}, kind)
 
     def view(self) -> Any:
         """The table as this seat sees it, with its private cards checked."""
@@ -226,6 +257,37 @@ class SeatClient:
         )
         self.client.check_private_cards(self.table_id, reply["current_round"], reply["view"])
         return reply
+
+
+def _receipt_error(error: FairdealError, message: str) -> ReceiptError:
+    if isinstance(error, (SignatureError, HashMismatchError)):
+        return ReceiptSignatureError(message)
+    return ReceiptChainError(message)
+
+
+def _expect(signed: list[SignedEvent], kind: str, actor: str, round_id: str | None = None) -> None:
+    """The first receipt records the request: its type, its actor and (if named) its round."""
+    first = signed[0].event if signed else None
+    if first is None or (first.type, first.actor) != (kind, actor):
+        raise ReceiptMismatchError(f"the reply has no receipt of {kind} by {actor}")
+    if round_id is not None and first.round != round_id:
+        raise ReceiptMismatchError(f"the receipt of {kind} is for round {first.round}")
+
+
+def _opens(
+    commitments: Mapping[tuple[str | None, int], str], round_id: str | None, shown: Any
+) -> bool:
+    """The shown card is the face-up card dealt there, or opens the commitment dealt there."""
+    try:
+        expected = commitments.get((round_id, shown["position"]), "")
+        if expected.startswith("card:"):
+            actual = "card:" + str(shown["card"])
+        else:
+            salt = bytes.fromhex(shown["salt"])
+            actual = randomness.card_commitment(salt, shown["card"]).hex()
+    except (TypeError, ValueError, AttributeError):
+        return False  # an unhashable position, a salt that is not 32 bytes of hex, no card text
+    return hmac.compare_digest(expected, actual)
 
 
 def _private_cards(value: Any) -> Iterator[dict[str, Any]]:

@@ -65,6 +65,14 @@ class RoundNotFinishedError(ConflictError):
     code = "round_not_finished"
 
 
+class TableFullError(ConflictError):
+    code = "table_full"
+
+
+class SeatUnavailableError(ConflictError):
+    code = "seat_unavailable"
+
+
 class TooLargeError(ApiError):
     status, code = 413, "request_too_large"
 

@@ -49,7 +49,9 @@ class ActionSchema(StrictSchema):
 
 
 class EventsQuerySchema(StrictSchema):
-    from_seq = fields.Integer(load_default=0, strict=False, validate=validate.Range(min=0))
+    from_seq = fields.Integer(
+        load_default=0, strict=False, validate=validate.Range(min=0, max=2**53 - 1)
+    )
 
 
 class InclusionQuerySchema(StrictSchema):

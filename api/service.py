@@ -21,16 +21,19 @@ from api.errors import (
     NotFoundError,
     RoundNotCurrentError,
     RoundNotFinishedError,
+    SeatUnavailableError,
+    TableFullError,
     UnauthorizedError,
     from_core,
 )
 from api.keystore import Keys
+from api.storage import ConflictError as StorageConflictError
 from api.storage import IdempotencyRow, Store, Transaction
 from api.tokens import new_token, token_hash
 from api.transparency import TransparencyLog
 from fairdeal import randomness
 from fairdeal.bundle import LogEntry, make_bundle
-from fairdeal.errors import FairdealError, GameError
+from fairdeal.errors import FairdealError, GameError, OutOfTurnError
 from fairdeal.events import SERVER, ChainHead, SignedEvent, seat_actor
 from fairdeal.games import registry
 from fairdeal.games.base import Command, Game
@@ -67,6 +70,10 @@ class Idempotency:
     request_hash: bytes
 
 
+class WriteFailedError(RuntimeError):
+    """A command the rules accepted could not be stored: the whole request rolls back."""
+
+
 class Service:
     def __init__(
         self,
@@ -98,7 +105,9 @@ class Service:
             )
             txn.create_table(table_id, game.name, now)
             txn.append_events(table_id, [created.to_json()])
-            live, receipts = self._run(txn, Live(table), Command(JOIN, seat_actor(0), now, join))
+            live, receipts = self._guard(
+                lambda: self._run(txn, Live(table), Command(JOIN, seat_actor(0), now, join))
+            )
             token = self._issue_token(txn, table_id, 0)
         self._remember(live)
         return {
@@ -228,13 +237,15 @@ class Service:
 
     def checkpoint(self) -> dict[str, Any]:
         with self._failing_safely(), self.store.transaction() as txn:
-            row = self.log.sign(txn, self.clock())
+            row = self.log.latest(txn, self.clock())
         return {"size": row.size, "root_hash": row.root_hash.hex(), "note": row.note}
 
     def inclusion(self, round_id: str, size: int | None) -> dict[str, Any]:
         with self.store.transaction() as txn:
             row = txn.get_round(round_id)
-            if row is None or row.leaf_index is None:
+            if row is None:
+                raise NotFoundError(f"no round {round_id!r}")
+            if row.leaf_index is None:
                 raise RoundNotFinishedError(f"round {round_id!r} is not in the log")
             tree = self.log.tree(txn)
             size = tree.size if size is None else size
@@ -320,14 +331,21 @@ class Service:
     def _run(
         self, txn: Transaction, live: Live, command: Command, secret: bytes | None = None
     ) -> tuple[Live, list[dict[str, Any]]]:
-        """Execute one command: sign its events, store them, finish any round it ends."""
+        """Execute one command: sign its events, store them, finish any round it ends.
+
+        Only ``execute`` may refuse (a FairdealError, before anything is written); a core
+        error once the events are being stored is a failure that rolls the request back.
+        """
         if secret is None:
             secret = self._secret(txn, live.current_round)
         table, signed = execute(live.table, command, secret, self.keys.signer)
-        txn.append_events(live.table_id, [s.to_json() for s in signed])
-        live = replace(live, table=table)
-        for receipt in signed:
-            live = self._follow(txn, live, receipt)
+        try:
+            txn.append_events(live.table_id, [s.to_json() for s in signed])
+            live = replace(live, table=table)
+            for receipt in signed:
+                live = self._follow(txn, live, receipt)
+        except FairdealError as e:
+            raise WriteFailedError(f"{command.type} was decided but not stored: {e}") from e
         return live, [s.to_json() for s in signed]
 
     def _follow(self, txn: Transaction, live: Live, receipt: SignedEvent) -> Live:
@@ -399,22 +417,35 @@ class Service:
 
     def _issue_token(self, txn: Transaction, table_id: str, seat: int) -> str:
         token = new_token()
-        txn.put_token(table_id, seat, token_hash(token))
+        try:
+            txn.put_token(table_id, seat, token_hash(token))
+        except StorageConflictError:
+            # The storage keeps one token per seat and cannot yet replace the token of a
+            # seat that was left: refuse the join (and roll it back) rather than fail.
+            raise SeatUnavailableError(
+                f"seat {seat} was left, and its earlier token is still on record"
+            ) from None
         return token
 
     def _free_seat(self, live: Live, join: Mapping[str, Any], now: int) -> int:
-        """The lowest seat number the rules let a newcomer take."""
+        """The lowest seat number the rules let a newcomer take.
+
+        Seats the rules refuse only as "not the next free seat" say nothing; any other
+        refusal (a bad buy-in, a round in progress) is the answer. None at all: the table is full.
+        """
         refusal: GameError | None = None
         for seat in range(self.config.max_seats):
             try:
                 live.table.game.decide(
                     live.table.state, Command(JOIN, seat_actor(seat), now, join), None
                 )
+            except OutOfTurnError:
+                continue
             except GameError as e:
                 refusal = refusal or e
                 continue
             return seat
-        raise refusal or ConflictError("the table is full")
+        raise refusal or TableFullError("no seat is free at this table")
 
     def _legal(self, live: Live, seat: int | None, secret: bytes | None) -> list[str]:
         if seat is None:
@@ -456,8 +487,8 @@ class Service:
             )
         last = txn.round_events(row.table_id, round_id)[-1]["event"]["seq"]
         events = txn.events(row.table_id)[: last + 1]
+        checkpoint = txn.latest_checkpoint()  # read first: the tree is then at least as new
         tree = self.log.tree(txn)
-        checkpoint = txn.latest_checkpoint()
         assert checkpoint is not None and checkpoint.size > row.leaf_index
         proof = tree.inclusion_proof(row.leaf_index, checkpoint.size)
         entry = LogEntry(

@@ -1,17 +1,48 @@
 """The deployment's transparency log: finished rounds' head hashes in an RFC 9162 tree.
 
 The tree lives in the database (one leaf hash a row); each process keeps a copy in
-memory and reads only the leaves it has not seen. A checkpoint is signed for every new
-size, after checking it is consistent with the last one signed: no two inconsistent
-checkpoints are ever signed, even if the database were edited behind the service.
+memory and reads only the leaves it has not seen. Transactions run side by side (on
+PostgreSQL), so the copy may hold leaves another transaction has appended and not yet
+committed: each transaction uses the tree only up to the size it sees itself.
+
+A checkpoint is signed for every new size, when a round's head is appended (under the
+log's lock), after checking it is consistent with the last one signed: no two
+inconsistent checkpoints are ever signed, even if the database were edited behind the
+service. Readers only read checkpoints; before the first round there is the empty
+tree's, signed and not kept.
 """
 
 import threading
+from dataclasses import dataclass
 
 from api.storage import CheckpointRow, Transaction
 from fairdeal.keys import Signer
-from fairdeal.merkle import MerkleTree, leaf_hash, verify_consistency
+from fairdeal.merkle import MerkleTree, TreeRangeError, leaf_hash, verify_consistency
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
+
+
+@dataclass(frozen=True)
+class LogTree:
+    """The first ``size`` leaves of the shared tree: the log as one transaction sees it."""
+
+    shared: MerkleTree
+    size: int
+
+    def root(self, size: int | None = None) -> bytes:
+        return self.shared.root(self._within(size))
+
+    def inclusion_proof(self, index: int, size: int) -> list[bytes]:
+        return self.shared.inclusion_proof(index, self._within(size))
+
+    def consistency_proof(self, first: int, second: int) -> list[bytes]:
+        return self.shared.consistency_proof(first, self._within(second))
+
+    def _within(self, size: int | None) -> int:
+        if size is None:
+            return self.size
+        if not 0 <= size <= self.size:
+            raise TreeRangeError(f"size {size} is outside the log of {self.size} leaves")
+        return size
 
 
 class TransparencyLog:
@@ -19,22 +50,29 @@ class TransparencyLog:
         self.origin = origin
         self.note_signer = NoteSigner(origin, signer.private_key)
         self._tree = MerkleTree()
+        self._last = b""  # the cached tree's last leaf hash
         self._lock = threading.Lock()
 
-    def tree(self, txn: Transaction) -> MerkleTree:
+    def tree(self, txn: Transaction) -> LogTree:
         """The tree as the transaction sees it (new leaves read, nothing else)."""
         with self._lock:
             size = txn.log_size()
-            if size < self._tree.size:  # a rolled-back append: start again from the rows
-                self._tree = MerkleTree()
+            if size < self._tree.size or not self._agrees(txn):
+                self._tree, self._last = MerkleTree(), b""  # rolled-back appends: start again
             for hash_ in txn.leaf_hashes(self._tree.size, size):
                 self._tree.append_leaf_hash(hash_)
-            return self._tree
+                self._last = hash_
+            return LogTree(self._tree, size)
+
+    def _agrees(self, txn: Transaction) -> bool:
+        """The cached tree's last leaf is the stored one (not a rolled-back append's)."""
+        end = self._tree.size
+        return end == 0 or txn.leaf_hashes(end - 1, end) == [self._last]
 
     def forget(self) -> None:
         """Drop the cached tree (after a failed transaction that appended to it)."""
         with self._lock:
-            self._tree = MerkleTree()
+            self._tree, self._last = MerkleTree(), b""
 
     def append_round(self, txn: Transaction, round_id: str, head_hash: bytes, now: int) -> int:
         """Add a finished round's head and sign the new checkpoint; return the leaf index."""
@@ -42,13 +80,24 @@ class TransparencyLog:
         self.sign(txn, now)
         return index
 
+    def latest(self, txn: Transaction, now: int) -> CheckpointRow:
+        """The latest checkpoint signed; before the first round, the empty tree's."""
+        row = txn.latest_checkpoint()
+        if row is not None:
+            return row
+        root = MerkleTree().root()
+        return CheckpointRow(
+            0, root, sign_checkpoint(Checkpoint(self.origin, 0, root), self.note_signer), now
+        )
+
     def sign(self, txn: Transaction, now: int) -> CheckpointRow:
+        """Sign the tree's new size; call with the log's lock held (after ``append_leaf``)."""
         tree = self.tree(txn)
         latest = txn.latest_checkpoint()
         if latest is not None and latest.size == tree.size:
             return latest
         root = tree.root()
-        if latest is not None:
+        if latest is not None and latest.size > 0:  # every tree extends the empty one
             proof = tree.consistency_proof(latest.size, tree.size)
             verify_consistency(latest.size, tree.size, proof, latest.root_hash, root)
         note = sign_checkpoint(Checkpoint(self.origin, tree.size, root), self.note_signer)

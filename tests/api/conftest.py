@@ -1,12 +1,25 @@
-"""A real service on loopback: a SQLite file, a development key, an injected clock."""
+"""A real service on loopback: a SQLite file (or a PostgreSQL schema), a development key,
+an injected clock.
 
+``server`` is the SQLite service every API test may use. ``any_server`` runs a test twice,
+on SQLite and on PostgreSQL: a schema of its own in the database at
+FAIRDEAL_TEST_POSTGRES_URL (default postgresql://127.0.0.1:5432/test), chosen through the
+connection's search_path and dropped afterwards; when no server answers, the PostgreSQL
+case skips and says why.
+"""
+
+import os
+import socket
 import threading
+import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from api.app import create_app
 from api.client import FairdealClient
@@ -14,6 +27,7 @@ from api.config import Config
 
 OPERATOR_TOKEN = "operator-secret-for-tests"
 START = 1_767_225_600_000  # 2026-01-01T00:00:00Z in ms
+POSTGRES_URL = os.environ.get("FAIRDEAL_TEST_POSTGRES_URL", "postgresql://127.0.0.1:5432/test")
 
 
 class ManualClock:
@@ -32,35 +46,91 @@ class ManualClock:
             self.now += ms
 
 
+class _QuietHandler(WSGIRequestHandler):
+    """No access log line per request: the tests make thousands."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        pass
+
+
+class PooledWSGIServer(BaseWSGIServer):
+    """Concurrent requests on a fixed pool of threads, as production WSGI servers run them.
+
+    Werkzeug's threaded server (what ``fairdeal serve`` runs) starts a thread per request,
+    and the PostgreSQL store keeps a connection per thread until the store is closed, so
+    it runs out of connections after about a hundred requests (see
+    test_concurrency.py). A pool keeps one connection per worker.
+    """
+
+    multithread = True
+    WORKERS = 16
+
+    def __init__(self, host: str, port: int, app: Any, handler: type[WSGIRequestHandler]) -> None:
+        super().__init__(host, port, app, handler)
+        self._pool = ThreadPoolExecutor(self.WORKERS, thread_name_prefix="fairdeal-http")
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        self._pool.submit(self._handle, request, client_address)
+
+    def _handle(self, request: socket.socket, client_address: Any) -> None:
+        try:
+            self.finish_request(request, client_address)
+        except Exception:
+            self.handle_error(request, client_address)
+        finally:
+            self.shutdown_request(request)
+
+    def server_close(self) -> None:
+        super().server_close()
+        self._pool.shutdown(wait=True)
+
+
 @dataclass
 class Server:
     url: str
     clock: ManualClock
     config: Config
-    app: object
+    app: Any
+    backend: str = "sqlite"
 
     def client(self) -> FairdealClient:
         return FairdealClient(self.url)
 
     @property
-    def service(self):  # noqa: ANN201 - the Service, for tests that drive the sweeper
+    def service(self) -> Any:
+        """The Service, for tests that drive the sweeper."""
         return self.app.extensions["fairdeal"]
 
 
-def start_server(tmp_path: Path, database_url: str = "") -> tuple[Server, object]:
+def start_server(
+    tmp_path: Path, database_url: str = "", *, pooled: bool = True, **overrides: Any
+) -> tuple[Server, BaseWSGIServer]:
     clock = ManualClock()
-    config = Config(
-        instance_path=tmp_path / "instance",
-        database_url=database_url,
-        operator_token=OPERATOR_TOKEN,
-        sweep_interval_s=0,
-        log_origin="test.fairdeal/log",
-    )
+    settings: dict[str, Any] = {
+        "instance_path": tmp_path / "instance",
+        "database_url": database_url,
+        "operator_token": OPERATOR_TOKEN,
+        "sweep_interval_s": 0,
+        "log_origin": "test.fairdeal/log",
+        **overrides,
+    }
+    config = Config(**settings)
     app = create_app(config, clock)
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    http: BaseWSGIServer = (
+        PooledWSGIServer("127.0.0.1", 0, app, _QuietHandler)
+        if pooled
+        else make_server("127.0.0.1", 0, app, threaded=True, request_handler=_QuietHandler)
+    )
+    thread = threading.Thread(target=http.serve_forever, args=(0.02,), daemon=True)
     thread.start()
-    return Server(f"http://127.0.0.1:{http.server_port}", clock, config, app), http
+    backend = "postgres" if database_url else "sqlite"
+    return Server(f"http://127.0.0.1:{http.server_port}", clock, config, app, backend), http
+
+
+def stop_server(running: Server, http: BaseWSGIServer) -> None:
+    http.shutdown()
+    http.server_close()
+    running.service.store.close()
 
 
 @pytest.fixture
@@ -69,5 +139,55 @@ def server(tmp_path: Path) -> Iterator[Server]:
     try:
         yield running
     finally:
-        http.shutdown()
-        running.service.store.close()
+        stop_server(running, http)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed")
+    info = psycopg.conninfo.conninfo_to_dict(POSTGRES_URL)
+    where = f"{info.get('host', 'localhost')}:{info.get('port', 5432)}"
+    try:
+        with psycopg.connect(POSTGRES_URL, connect_timeout=3):
+            pass
+    except psycopg.Error as e:
+        pytest.skip(f"PostgreSQL not reachable at {where}: {' '.join(str(e).split())}")
+    return POSTGRES_URL
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def any_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    """The service on each backend in turn (PostgreSQL skips with a reason if unreachable)."""
+    if request.param == "sqlite":
+        running, http = start_server(tmp_path)
+        try:
+            yield running
+        finally:
+            stop_server(running, http)
+        return
+    yield from _postgres_server(request.getfixturevalue("postgres_schema"), tmp_path)
+
+
+@pytest.fixture
+def postgres_schema(postgres_url: str) -> Iterator[str]:
+    """A database URL whose search_path is a fresh schema, dropped afterwards."""
+    import psycopg
+    from psycopg import sql
+
+    name = f"fairdeal_api_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(name)))
+    separator = "&" if "?" in postgres_url else "?"
+    try:
+        yield f"{postgres_url}{separator}options=-csearch_path%3D{name}"
+    finally:
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(name)))
+
+
+def _postgres_server(url: str, tmp_path: Path) -> Iterator[Server]:
+    running, http = start_server(tmp_path, url)
+    try:
+        yield running
+    finally:
+        stop_server(running, http)

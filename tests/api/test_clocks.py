@@ -1,0 +1,163 @@
+"""Deadlines: a passed one is applied as a logged event naming it, by the next request that
+touches the table or by the sweeper, and the chain still replays by the rules."""
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.api.bots import (
+    Toto21Table,
+    await_toto21_move,
+    error_of,
+    events_of,
+    finish_kvitlach_round,
+    finish_toto21_round,
+    kvitlach_table,
+    of_type,
+    raw,
+    start_kvitlach_round,
+    toto21_round_state,
+    toto21_table,
+    types_of,
+    verify_table,
+)
+from tests.api.conftest import Server
+
+MOVE_MS = 5_000
+OPTIONS = {"move_time_ms": MOVE_MS, "seed_time_ms": 2_000, "game_time_ms": 60_000, "stake": 10}
+
+
+def _moving(server: Server) -> tuple[Toto21Table, str, int, int]:
+    """A sealed Toto21 round: the table, the round, the seat to move and its deadline."""
+    game = toto21_table(server.url, OPTIONS)
+    round_id = await_toto21_move(game)
+    turn = toto21_round_state(game.seats[0])["turn"]
+    due = of_type(events_of(server.url, game.table_id), "move_due")[-1]["event"]["data"]
+    assert due["seat"] == turn
+    return game, round_id, turn, due["deadline"]
+
+
+def _past(server: Server, deadline: int) -> None:
+    server.clock.advance(deadline - server.clock() + 1)
+
+
+Touch = Callable[[Server, Toto21Table, str, int], Any]
+TOUCHES: dict[str, Touch] = {
+    "the public view": lambda s, g, r, turn: raw(s.url, "GET", f"/v1/tables/{g.table_id}"),
+    "the late seat's own view": lambda s, g, r, turn: g.seats[turn].view(),
+    "the round's view": lambda s, g, r, turn: raw(s.url, "GET", f"/v1/rounds/{r}"),
+    "the other seat's move": lambda s, g, r, turn: g.seats[1 - turn].act(r, "stand"),
+}
+
+
+@pytest.mark.parametrize("touch", list(TOUCHES), ids=list(TOUCHES))
+def test_a_passed_move_deadline_is_applied_by_the_next_request_as_a_logged_move_timeout(
+    server: Server, touch: str
+) -> None:
+    game, round_id, turn, deadline = _moving(server)
+    _past(server, deadline)
+    assert not of_type(events_of(server.url, game.table_id), "move_timeout")
+
+    TOUCHES[touch](server, game, round_id, turn)
+
+    (timeout,) = of_type(events_of(server.url, game.table_id), "move_timeout")
+    event = timeout["event"]
+    assert (event["actor"], event["round"]) == ("server", round_id)
+    assert event["data"] == {"seat": turn, "deadline": deadline}
+    assert event["time"] >= deadline
+    finish_toto21_round(game, round_id, random.Random(1))
+    verify_table(server.url, game.table_id)  # the timeout replays by the rules
+
+
+def test_the_late_seats_move_is_refused_but_its_timeout_is_kept(server: Server) -> None:
+    game, round_id, turn, deadline = _moving(server)
+    _past(server, deadline)
+    path = f"/v1/rounds/{round_id}/actions"
+    late = raw(server.url, "POST", path, {"type": "hit"}, token=game.seats[turn].token)
+    assert late.status == 409 and error_of(late)["code"] == "out_of_turn"
+    assert types_of(events_of(server.url, game.table_id))[-2:] == ["move_timeout", "move_due"]
+
+
+def test_the_sweeper_applies_a_passed_deadline_without_any_request(server: Server) -> None:
+    game, _round_id, _turn, deadline = _moving(server)
+    other, _, _, other_deadline = _moving(server)
+    assert server.service.sweep() == 0
+    _past(server, max(deadline, other_deadline))
+
+    assert server.service.sweep() == 2
+
+    for table in (game, other):
+        (timeout,) = of_type(events_of(server.url, table.table_id), "move_timeout")
+        assert timeout["event"]["data"]["deadline"] in (deadline, other_deadline)
+    assert server.service.sweep() == 0  # the next deadlines are in the future
+
+
+def test_a_passed_seed_deadline_seals_the_round_with_the_missing_seed_empty(server: Server) -> None:
+    game = toto21_table(server.url, OPTIONS)
+    round_id = game.seats[0].open_round()
+    game.seats[0].seed(round_id, "seat zero's seed")
+    opened = of_type(events_of(server.url, game.table_id), "round_opened")[-1]
+    deadline = opened["event"]["data"]["seed_deadline"]
+    _past(server, deadline)
+
+    server.service.sweep()
+
+    chain = events_of(server.url, game.table_id)
+    (timeout,) = of_type(chain, "seed_timeout")
+    assert timeout["event"]["data"] == {"deadline": deadline, "seats": [1]}
+    (sealed,) = of_type(chain, "round_sealed")
+    assert sealed["event"]["data"]["client_seeds"] == ["seat zero's seed", ""]
+    late = raw(
+        server.url, "POST", f"/v1/rounds/{round_id}/seeds", {"seed": "x"}, token=game.seats[1].token
+    )
+    assert late.status == 409 and error_of(late)["code"] == "round_sealed"
+    finish_toto21_round(game, round_id, random.Random(2))
+    verify_table(server.url, game.table_id)
+
+
+def test_the_game_time_ending_voids_the_round_in_play_and_decides_the_match(
+    server: Server,
+) -> None:
+    game, round_id, _, _ = _moving(server)
+    chain = events_of(server.url, game.table_id)
+    game_deadline = of_type(chain, "match_started")[0]["event"]["data"]["game_deadline"]
+    _past(server, game_deadline)
+
+    view = game.seats[0].view()["view"]
+
+    chain = events_of(server.url, game.table_id)
+    (ended,) = of_type(chain, "game_time_up")
+    assert ended["event"]["data"] == {"deadline": game_deadline}
+    (voided,) = of_type(chain, "round_voided")
+    assert voided["event"]["data"] == {"reason": "game_time_up"}
+    # The match is settled by points before the reveal, so the round head covers it.
+    assert types_of(chain)[-2] in ("match_drawn", "match_won")
+    assert types_of(chain)[-1] == "round_revealed"
+    assert view["phase"] == "over"
+    assert view["balances"]["pot"] == 0
+    assert view["balances"]["seat:0"] + view["balances"]["seat:1"] == 20
+    assert raw(server.url, "GET", f"/v1/rounds/{round_id}/bundle").status == 200
+    verify_table(server.url, game.table_id)
+
+
+def test_a_kvitlach_player_who_lets_the_move_time_pass_sits_the_round_out(server: Server) -> None:
+    options = {"rule_set": "classic", "bank_funding": 20, "ante": 0, "move_time_ms": 1_000}
+    game = kvitlach_table(server.url, 3, options)
+    round_id = start_kvitlach_round(game)
+    current = game.seats[0].view()["view"]["round"]
+    _past(server, current["deadline"])
+
+    server.service.sweep()
+
+    chain = events_of(server.url, game.table_id)
+    (timeout,) = of_type(chain, "move_timeout")
+    assert timeout["event"]["data"] == {"seat": current["turn"], "deadline": current["deadline"]}
+    closed = of_type(chain, "hand_closed")[0]["event"]
+    assert (closed["round"], closed["data"]) == (
+        round_id,
+        {"seat": current["turn"], "status": "out"},
+    )
+    finish_kvitlach_round(game, round_id)
+    verify_table(server.url, game.table_id)

@@ -1,0 +1,88 @@
+"""Idempotency-Key: a retried request is answered with the first answer and written once."""
+
+from tests.api.bots import (
+    await_toto21_move,
+    error_of,
+    head_seq,
+    raw,
+    toto21_round_state,
+    toto21_table,
+)
+from tests.api.conftest import Server
+
+
+def _to_move(server: Server) -> tuple[str, str, str, str]:
+    """A sealed round: (table, round, the moving seat's token, the other seat's token)."""
+    game = toto21_table(server.url)
+    round_id = await_toto21_move(game)
+    turn = toto21_round_state(game.seats[0])["turn"]
+    return game.table_id, round_id, game.seats[turn].token, game.seats[1 - turn].token
+
+
+def test_a_retried_action_returns_the_same_receipt_and_is_logged_once(server: Server) -> None:
+    table_id, round_id, token, _ = _to_move(server)
+    before = head_seq(server.url, table_id)
+    path, body = f"/v1/rounds/{round_id}/actions", {"type": "stand"}
+    headers = {"Idempotency-Key": "stand-1"}
+
+    first = raw(server.url, "POST", path, body, token=token, headers=headers)
+    again = raw(server.url, "POST", path, body, token=token, headers=headers)
+
+    assert first.status == again.status == 200
+    assert again.json == first.json
+    assert head_seq(server.url, table_id) == before + len(first.json["events"])
+
+
+def test_the_sdk_retries_with_a_key_and_checks_the_replayed_receipt(server: Server) -> None:
+    game = toto21_table(server.url)
+    round_id = await_toto21_move(game)
+    seat = game.seats[toto21_round_state(game.seats[0])["turn"]]
+    first = seat.act(round_id, "stand", idempotency_key="sdk-stand")
+    assert seat.act(round_id, "stand", idempotency_key="sdk-stand") == first
+
+
+def test_a_retried_round_opening_opens_one_round(server: Server) -> None:
+    game = toto21_table(server.url)
+    first = game.seats[0].open_round(idempotency_key="open-1")
+    assert game.seats[0].open_round(idempotency_key="open-1") == first
+    assert toto21_round_state(game.seats[1])["number"] == 1
+
+
+def test_the_same_key_with_another_body_is_refused_and_writes_nothing(server: Server) -> None:
+    table_id, round_id, token, _ = _to_move(server)
+    path, headers = f"/v1/rounds/{round_id}/actions", {"Idempotency-Key": "k"}
+    raw(server.url, "POST", path, {"type": "hit"}, token=token, headers=headers)
+    before = head_seq(server.url, table_id)
+
+    reply = raw(server.url, "POST", path, {"type": "stand"}, token=token, headers=headers)
+
+    assert reply.status == 409
+    assert error_of(reply)["code"] == "idempotency_key_reused"
+    assert head_seq(server.url, table_id) == before
+
+
+def test_another_seat_using_a_key_is_refused_not_given_the_first_seats_receipt(
+    server: Server,
+) -> None:
+    table_id, round_id, token, other = _to_move(server)
+    path, headers = f"/v1/rounds/{round_id}/actions", {"Idempotency-Key": "same"}
+    raw(server.url, "POST", path, {"type": "stand"}, token=token, headers=headers)
+    before = head_seq(server.url, table_id)
+
+    reply = raw(server.url, "POST", path, {"type": "stand"}, token=other, headers=headers)
+
+    assert reply.status == 409
+    assert error_of(reply)["code"] == "idempotency_key_reused"
+    assert head_seq(server.url, table_id) == before
+
+
+def test_a_refused_request_is_not_remembered_under_its_key(server: Server) -> None:
+    _table_id, round_id, token, other = _to_move(server)
+    path, headers = f"/v1/rounds/{round_id}/actions", {"Idempotency-Key": "early"}
+    early = raw(server.url, "POST", path, {"type": "stand"}, token=other, headers=headers)
+    assert early.status == 409 and error_of(early)["code"] == "out_of_turn"
+
+    raw(server.url, "POST", path, {"type": "stand"}, token=token)  # now it is the other's move
+    retried = raw(server.url, "POST", path, {"type": "stand"}, token=other, headers=headers)
+    assert retried.status == 200
+    assert retried.json["events"][0]["event"]["type"] == "stand"

@@ -1,0 +1,226 @@
+"""The transparency log over HTTP: keys, signed checkpoints, inclusion and consistency proofs,
+and the operator's JSONL export, each checked with the core's own verifiers."""
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from fairdeal.events import SignedEvent, check_chain
+from fairdeal.keys import KeySet, key_id, load_public_key
+from fairdeal.merkle import leaf_hash, verify_consistency, verify_inclusion
+from fairdeal.note import BadNoteSignatureError, NoteVerifier, UntrustedNoteError, verify_checkpoint
+from tests.api.bots import (
+    error_of,
+    events_of,
+    key_set,
+    log_verifier,
+    of_type,
+    play_toto21_round,
+    raw,
+    toto21_table,
+)
+from tests.api.conftest import OPERATOR_TOKEN, start_server, stop_server
+from verifier import load_trust, verify_bundle
+
+ORIGIN = "test.fairdeal/log"
+ROUNDS = (0, 1, 0, 1, 0)  # which table plays each round, in log order
+STEP_MS = 1_000
+
+
+@dataclass
+class Played:
+    url: str
+    tables: list[str]
+    rounds: list[str]  # in log order
+    notes: list[dict[str, Any]]  # the checkpoint after each round
+    finished_at: list[int]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    """Five rounds on two tables, the clock a second on after each; a small export page."""
+    running, http = start_server(tmp_path_factory.mktemp("log"), export_page=2)
+    try:
+        games = [toto21_table(running.url, {"target": 10}) for _ in range(2)]
+        rng = random.Random(9)
+        rounds, notes, times = [], [], []
+        for which in ROUNDS:
+            round_id, _ = play_toto21_round(games[which], rng)
+            rounds.append(round_id)
+            times.append(running.clock())
+            notes.append(raw(running.url, "GET", "/v1/log/checkpoint").json)
+            running.clock.advance(STEP_MS)
+        yield Played(running.url, [g.table_id for g in games], rounds, notes, times)
+    finally:
+        stop_server(running, http)
+
+
+def test_the_key_set_lists_each_signing_key_under_its_id_and_the_log_key(played: Played) -> None:
+    listed = raw(played.url, "GET", "/v1/keys").json
+    for key in listed["keys"]:
+        assert key["key_id"] == key_id(load_public_key(key["public_key_pem"].encode()))
+    assert [k["current"] for k in listed["keys"]].count(True) == 1
+    assert listed["development_key"] is True
+    assert listed["log"]["origin"] == ORIGIN
+    assert NoteVerifier.from_key_string(listed["log"]["verifier_key"]).name == ORIGIN
+    chain = events_of(played.url, played.tables[0])
+    assert {e["key_id"] for e in chain} <= {k["key_id"] for k in listed["keys"]}
+
+
+def test_each_checkpoint_is_a_note_signed_by_the_log_key(played: Played) -> None:
+    verifier = log_verifier(played.url)
+    for size, note in enumerate(played.notes, start=1):
+        checkpoint = verify_checkpoint(note["note"], verifier, ORIGIN)
+        assert (checkpoint.size, checkpoint.root_hash.hex()) == (size, note["root_hash"])
+        assert note["size"] == size
+
+
+def test_a_checkpoint_note_does_not_verify_under_another_key_or_once_changed(
+    played: Played,
+) -> None:
+    note = played.notes[-1]["note"]
+    stranger = NoteVerifier(ORIGIN, Ed25519PrivateKey.generate().public_key())
+    with pytest.raises(UntrustedNoteError):
+        verify_checkpoint(note, stranger, ORIGIN)
+    size_line = f"\n{len(played.notes)}\n"
+    with pytest.raises(BadNoteSignatureError):
+        verify_checkpoint(note.replace(size_line, "\n99\n", 1), log_verifier(played.url), ORIGIN)
+
+
+def test_reading_the_checkpoint_again_signs_nothing_new(played: Played) -> None:
+    first = raw(played.url, "GET", "/v1/log/checkpoint").json
+    assert raw(played.url, "GET", "/v1/log/checkpoint").json == first == played.notes[-1]
+
+
+def test_every_pair_of_signed_checkpoints_is_consistent(played: Played) -> None:
+    roots = [bytes.fromhex(note["root_hash"]) for note in played.notes]
+    for first in range(1, len(roots) + 1):
+        for second in range(first, len(roots) + 1):
+            path = f"/v1/log/consistency?from={first}&to={second}"
+            proof = raw(played.url, "GET", path).json
+            assert (proof["from"], proof["to"]) == (first, second)
+            assert proof["from_root"] == roots[first - 1].hex()
+            assert proof["to_root"] == roots[second - 1].hex()
+            hashes = [bytes.fromhex(h) for h in proof["proof"]]
+            verify_consistency(first, second, hashes, roots[first - 1], roots[second - 1])
+
+
+def test_every_round_is_included_at_every_size_since_it_finished(played: Played) -> None:
+    roots = [bytes.fromhex(note["root_hash"]) for note in played.notes]
+    heads = {
+        e["event"]["round"]: e["hash"]
+        for table_id in played.tables
+        for e in of_type(events_of(played.url, table_id), "round_revealed")
+    }
+    for index, round_id in enumerate(played.rounds):
+        for size in range(index + 1, len(roots) + 1):
+            proof = raw(played.url, "GET", f"/v1/log/inclusion?round={round_id}&size={size}").json
+            assert (proof["leaf_index"], proof["tree_size"]) == (index, size)
+            assert proof["head_hash"] == heads[round_id]
+            assert proof["root_hash"] == roots[size - 1].hex()
+            hashes = [bytes.fromhex(h) for h in proof["proof"]]
+            verify_inclusion(
+                leaf_hash(bytes.fromhex(heads[round_id])), index, size, hashes, roots[size - 1]
+            )
+        beyond = raw(played.url, "GET", f"/v1/log/inclusion?round={round_id}&size={index}")
+        if index:
+            assert beyond.status == 409 and error_of(beyond)["code"] == "conflict"
+
+
+def _export(played: Played, query: str = "") -> tuple[Any, list[dict[str, Any]]]:
+    reply = raw(played.url, "GET", f"/v1/export{query}", token=OPERATOR_TOKEN)
+    assert reply.status == 200, reply.text
+    lines = reply.text.splitlines()
+    assert reply.text.endswith("\n") or not lines
+    return reply, [json.loads(line) for line in lines]
+
+
+def _check_bundle(bundle: dict[str, Any], url: str) -> None:
+    """A bundle stands alone: its chain, its round's reveal, its place in the signed log."""
+    keys = KeySet(load_public_key(k["public_key_pem"].encode()) for k in bundle["keys"])
+    assert keys.ids() == key_set(url).ids()
+    signed = [SignedEvent.from_json(e) for e in bundle["events"]]
+    check_chain(signed, keys)
+    last = signed[-1].event
+    assert (last.type, last.round) == ("round_revealed", bundle["round_id"])
+    log = bundle["log"]
+    assert log["head_hash"] == signed[-1].hash.hex()
+    verifier = NoteVerifier.from_key_string(log["verifier_key"])
+    checkpoint = verify_checkpoint(log["checkpoint"], verifier, log["origin"])
+    proof = [bytes.fromhex(h) for h in log["inclusion_proof"]]
+    head = leaf_hash(bytes.fromhex(log["head_hash"]))
+    verify_inclusion(head, log["leaf_index"], checkpoint.size, proof, checkpoint.root_hash)
+    pinned = load_trust([raw(url, "GET", "/v1/keys").json["log"]["verifier_key"]])
+    assert verify_bundle(bundle, pinned).verdict == "valid"  # and the offline verifier agrees
+
+
+def test_the_export_streams_every_finished_round_as_a_jsonl_bundle_in_log_order(
+    played: Played,
+) -> None:
+    reply, bundles = _export(played)
+    assert reply.headers["Content-Type"].startswith("application/jsonl")
+    assert "Content-Length" not in reply.headers  # streamed, a page of rounds at a time
+    assert [b["round_id"] for b in bundles] == played.rounds
+    assert [b["log"]["leaf_index"] for b in bundles] == list(range(len(played.rounds)))
+    for bundle in bundles:
+        assert bundle["format"] == "fairdeal-bundle/1"
+        _check_bundle(bundle, played.url)
+
+
+def test_the_export_selects_by_table_and_by_finishing_time(played: Played) -> None:
+    _, first_table = _export(played, f"?table={played.tables[0]}")
+    expected = [r for r, which in zip(played.rounds, ROUNDS, strict=True) if which == 0]
+    assert [b["round_id"] for b in first_table] == expected
+    since, until = played.finished_at[1], played.finished_at[4]
+    _, window = _export(played, f"?since={since}&until={until}")
+    assert [b["round_id"] for b in window] == played.rounds[1:4]
+    _, nothing = _export(played, "?table=t0000000000000000")
+    assert nothing == []
+
+
+@pytest.mark.parametrize(
+    ("token", "status", "code"),
+    [(None, 401, "token_missing"), ("a-guess", 403, "operator_only")],
+    ids=["without a token", "with a wrong token"],
+)
+def test_the_export_is_closed_without_the_operator_token(
+    played: Played, token: str | None, status: int, code: str
+) -> None:
+    reply = raw(played.url, "GET", "/v1/export", token=token)
+    assert reply.status == status and error_of(reply)["code"] == code
+    assert played.rounds[0] not in reply.text
+
+
+def test_the_export_is_closed_when_no_operator_token_is_configured(tmp_path: Path) -> None:
+    running, http = start_server(tmp_path, operator_token="")
+    try:
+        for token in ("", "anything"):
+            reply = raw(running.url, "GET", "/v1/export", token=token or None)
+            assert reply.status in (401, 403)
+            assert error_of(reply)["code"] in ("token_missing", "operator_only")
+    finally:
+        stop_server(running, http)
+
+
+def test_a_checkpoint_read_before_any_round_ends_does_not_break_the_first_round(
+    tmp_path: Path,
+) -> None:
+    running, http = start_server(tmp_path)
+    try:
+        empty = raw(running.url, "GET", "/v1/log/checkpoint").json
+        assert empty["size"] == 0
+        game = toto21_table(running.url)
+        round_id, _ = play_toto21_round(game, random.Random(4))
+        after = raw(running.url, "GET", "/v1/log/checkpoint").json
+        assert after["size"] == 1
+        proof = raw(running.url, "GET", f"/v1/log/inclusion?round={round_id}").json
+        assert proof["leaf_index"] == 0
+        assert raw(running.url, "GET", f"/v1/rounds/{round_id}/bundle").status == 200
+    finally:
+        stop_server(running, http)
