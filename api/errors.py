@@ -69,10 +69,6 @@ class TableFullError(ConflictError):
     code = "table_full"
 
 
-class SeatUnavailableError(ConflictError):
-    code = "seat_unavailable"
-
-
 class TooLargeError(ApiError):
     status, code = 413, "request_too_large"
 

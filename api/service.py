@@ -21,13 +21,11 @@ from api.errors import (
     NotFoundError,
     RoundNotCurrentError,
     RoundNotFinishedError,
-    SeatUnavailableError,
     TableFullError,
     UnauthorizedError,
     from_core,
 )
 from api.keystore import Keys
-from api.storage import ConflictError as StorageConflictError
 from api.storage import IdempotencyRow, Store, Transaction
 from api.tokens import new_token, token_hash
 from api.transparency import TransparencyLog
@@ -417,14 +415,7 @@ class Service:
 
     def _issue_token(self, txn: Transaction, table_id: str, seat: int) -> str:
         token = new_token()
-        try:
-            txn.put_token(table_id, seat, token_hash(token))
-        except StorageConflictError:
-            # The storage keeps one token per seat and cannot yet replace the token of a
-            # seat that was left: refuse the join (and roll it back) rather than fail.
-            raise SeatUnavailableError(
-                f"seat {seat} was left, and its earlier token is still on record"
-            ) from None
+        txn.put_token(table_id, seat, token_hash(token))  # replaces a departed seat's token
         return token
 
     def _free_seat(self, live: Live, join: Mapping[str, Any], now: int) -> int:

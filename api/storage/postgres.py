@@ -7,15 +7,14 @@ serialize on ``SELECT ... FOR UPDATE`` of its row, and writers of the Merkle log
 transaction-scoped advisory lock, so processes starting together upgrade the schema once.
 """
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import psycopg
-from psycopg.pq import TransactionStatus
 
 from api.storage import ConflictError, StorageError, schema
+from api.storage.pool import Pool
 
 # The advisory lock key that makes migrate() one-at-a-time ("fairdeal" in ASCII, as a bigint).
 _MIGRATE_LOCK = 0x6661697264656164
@@ -51,10 +50,7 @@ class PostgresStore:
 
     def __init__(self, url: str) -> None:
         self._url = url
-        self._local = threading.local()
-        self._lock = threading.Lock()
-        self._connections: list[psycopg.Connection[Any]] = []
-        self._closed = False
+        self._pool: Pool[psycopg.Connection[Any]] = Pool(self._connect, _close)
 
     def migrate(self) -> None:
         with self.transaction() as tx:
@@ -63,31 +59,17 @@ class PostgresStore:
 
     @contextmanager
     def transaction(self) -> Iterator[_PostgresTransaction]:
-        conn = self._connection()
-        if conn.info.transaction_status != TransactionStatus.IDLE:
-            raise RuntimeError("transaction() is not re-entrant")
-        with _mapped_errors(), conn.transaction():
+        with self._pool.connection() as conn, _mapped_errors(), conn.transaction():
             yield _PostgresTransaction(conn)
 
     def close(self) -> None:
-        """Close every connection this store opened, in any thread."""
-        with self._lock:
-            self._closed = True
-            connections, self._connections = self._connections, []
-        for conn in connections:
-            conn.close()
+        """Close every idle connection; no new transaction starts afterwards."""
+        self._pool.close()
 
-    def _connection(self) -> psycopg.Connection[Any]:
-        """This thread's connection, opened if missing or dropped (refused once closed)."""
-        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
-        if conn is None or conn.closed:
-            with _mapped_errors():
-                conn = psycopg.connect(self._url, autocommit=False)
-            with self._lock:
-                if self._closed:
-                    conn.close()
-                    raise StorageError("the store is closed")
-                self._connections = [c for c in self._connections if not c.closed]
-                self._connections.append(conn)
-            self._local.conn = conn
-        return conn
+    def _connect(self) -> psycopg.Connection[Any]:
+        with _mapped_errors():
+            return psycopg.connect(self._url, autocommit=False)
+
+
+def _close(conn: psycopg.Connection[Any]) -> None:
+    conn.close()

@@ -276,8 +276,11 @@ class SqlTransaction:
     # Seat tokens
 
     def put_token(self, table_id: str, seat: int, token_hash: bytes) -> None:
+        # A seat freed by a leaver or a rejected joiner is taken again with a new token,
+        # and the old token stops working.
         self._run(
-            "INSERT INTO seat_tokens (table_id, seat, token_hash) VALUES (?, ?, ?)",
+            "INSERT INTO seat_tokens (table_id, seat, token_hash) VALUES (?, ?, ?)"
+            " ON CONFLICT (table_id, seat) DO UPDATE SET token_hash = excluded.token_hash",
             (table_id, seat, token_hash),
         )
 

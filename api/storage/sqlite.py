@@ -8,7 +8,6 @@ lock is also what ``lock_table`` and the log lock rely on.
 
 import random
 import sqlite3
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from api.storage import ConflictError, StorageError, schema
+from api.storage.pool import Pool
 
 BUSY_TIMEOUT_S = 30.0
 
@@ -66,8 +66,7 @@ class SqliteStore:
         if path in ("", ":memory:") or path.startswith("file:"):
             raise ValueError("SqliteStore needs a file path: each thread opens its own connection")
         self._path = Path(path)
-        self._local = threading.local()
-        self._closed = False
+        self._pool: Pool[sqlite3.Connection] = Pool(self._connect, _close)
 
     def migrate(self) -> None:
         with self.transaction() as tx:
@@ -75,39 +74,20 @@ class SqliteStore:
 
     @contextmanager
     def transaction(self) -> Iterator[_SqliteTransaction]:
-        conn = self._connection()
-        if conn.in_transaction:
-            raise RuntimeError("transaction() is not re-entrant")
-        with _mapped_errors():
-            conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield _SqliteTransaction(conn)
-        except BaseException:
-            self._rollback(conn)
-            raise
-        try:
+        with self._pool.connection() as conn:
             with _mapped_errors():
-                conn.execute("COMMIT")
-        except StorageError:
-            self._rollback(conn)
-            raise
+                conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield _SqliteTransaction(conn)
+                with _mapped_errors():
+                    conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
 
     def close(self) -> None:
-        """Close this thread's connection; other threads' close when those threads end."""
-        self._closed = True
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        self._local.conn = None
-        if conn is not None:
-            conn.close()
-
-    def _connection(self) -> sqlite3.Connection:
-        if self._closed:
-            raise StorageError("the store is closed")
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._connect()
-            self._local.conn = conn
-        return conn
+        """Close every idle connection; no new transaction starts afterwards."""
+        self._pool.close()
 
     def _connect(self) -> sqlite3.Connection:
         try:
@@ -115,7 +95,10 @@ class SqliteStore:
         except OSError as e:
             raise StorageError(f"cannot create the directory of {self._path}: {e}") from e
         with _mapped_errors():
-            conn = sqlite3.connect(self._path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            # Shared between threads by the pool, one transaction at a time.
+            conn = sqlite3.connect(
+                self._path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
             try:
                 conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
                 _use_wal(conn, self._path)
@@ -126,11 +109,15 @@ class SqliteStore:
                 raise
         return conn
 
-    def _rollback(self, conn: sqlite3.Connection) -> None:
-        """Undo the open transaction; a connection that cannot roll back is dropped."""
-        try:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-        except sqlite3.Error:
-            self._local.conn = None
-            conn.close()
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Undo the open transaction (the pool then drops the connection anyway)."""
+    try:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+    except sqlite3.Error:
+        pass
+
+
+def _close(conn: sqlite3.Connection) -> None:
+    conn.close()

@@ -168,12 +168,6 @@ def test_rounds_ending_on_many_tables_at_once_keep_one_consistent_log(any_server
 
 
 @pytest.mark.postgres
-@pytest.mark.xfail(
-    strict=True,
-    reason="storage defect: PostgresStore keeps one connection per thread until close(), so a "
-    "server that starts a thread per request (werkzeug's, as `fairdeal serve` runs) opens "
-    "a connection per request and PostgreSQL soon refuses: too many clients",
-)
 def test_a_thread_per_request_server_does_not_keep_a_connection_per_request(
     postgres_schema: str, tmp_path: Path
 ) -> None:
@@ -183,7 +177,7 @@ def test_a_thread_per_request_server_does_not_keep_a_connection_per_request(
         for _ in range(30):
             raw(running.url, "GET", f"/v1/tables/{game.table_id}")
         store = running.service.store
-        kept = [conn for conn in getattr(store, "_connections", []) if not conn.closed]
+        kept = store._pool._idle
         assert len(kept) <= 4, f"{len(kept)} connections kept open after 30 requests"
     finally:
         stop_server(running, http)
