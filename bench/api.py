@@ -85,7 +85,8 @@ def start(which: str, folder: str) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, __file__, "--serve", which, "--port", str(port), "--folder", folder],
-        cwd=ROOT, stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        stderr=subprocess.DEVNULL,
     )
     for _ in range(200):
         try:
@@ -148,12 +149,20 @@ def play_round(load: Load, table_id: str, tokens: dict[int, str]) -> bool:
     round_id = opened["round_id"]
     load.post(f"/v1/rounds/{round_id}/seeds", {"seed": "a"}, tokens[0])
     sealed = load.post(f"/v1/rounds/{round_id}/seeds", {"seed": "b"}, tokens[1])
-    chosen = next(e["event"]["data"] for e in sealed["events"] if e["event"]["type"] == "dealer_chosen")
-    for seat in (chosen["player"], chosen["dealer"]):
-        reply = load.post(f"/v1/rounds/{round_id}/actions", {"type": "stand"}, tokens[seat])
-        if "error" in reply:
-            break  # a golden point ended the round at the deal
-    return True
+    chosen = next(
+        e["event"]["data"] for e in sealed["events"] if e["event"]["type"] == "dealer_chosen"
+    )
+    replies = [sealed]
+    if not _has(sealed, "round_revealed"):  # else a golden point ended the round at the deal
+        for seat in (chosen["player"], chosen["dealer"]):
+            replies.append(
+                load.post(f"/v1/rounds/{round_id}/actions", {"type": "stand"}, tokens[seat])
+            )
+    return not any(_has(reply, "match_won") for reply in replies)
+
+
+def _has(reply: Any, kind: str) -> bool:
+    return any(e["event"]["type"] == kind for e in reply.get("events", []))
 
 
 def measure(which: str, seconds: float, concurrency: int) -> dict[str, Any]:
@@ -194,10 +203,14 @@ def main() -> None:
         serve(args.serve, args.port, args.folder)
         return
     print(f"{args.concurrency} concurrent clients, {args.seconds:g} s each, durable SQLite")
-    results = {which: measure(which, args.seconds, args.concurrency) for which in ("bare", "fairdeal")}
+    results = {
+        which: measure(which, args.seconds, args.concurrency) for which in ("bare", "fairdeal")
+    }
     for which, r in results.items():
-        print(f"{which:9} {r['rate']:8.1f} actions/s  p50 {r['p50']:6.1f} ms  "
-              f"p99 {r['p99']:6.1f} ms  ({r['count']:.0f} requests, errors: {r['errors'] or 'none'})")
+        print(
+            f"{which:9} {r['rate']:8.1f} actions/s  p50 {r['p50']:6.1f} ms  "
+            f"p99 {r['p99']:6.1f} ms  ({r['count']:.0f} requests, errors: {r['errors'] or 'none'})"
+        )
     ratio = results["fairdeal"]["rate"] / results["bare"]["rate"]
     print(f"fairdeal / bare insert: {ratio:.1%}  (target >= 50 %)")
 
