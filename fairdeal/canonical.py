@@ -8,7 +8,7 @@ floats in particular, since money is integers.
 """
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable
 from typing import Any
 
 from fairdeal.errors import EncodingError
@@ -16,45 +16,67 @@ from fairdeal.errors import EncodingError
 MAX_SAFE_INTEGER = 2**53 - 1
 _MAX_DEPTH = 32
 
-_encode = json.JSONEncoder(
-    ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":")
-).encode
+json_string: Callable[[str], str] = json.encoder.encode_basestring
+"""A string's JSON text as the encoder below writes it (quoted, escaped, not ASCII-only)."""
+
+
+def _make_encoder() -> Callable[[Any], str]:
+    """json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False), made once.
+
+    JSONEncoder.encode builds a new C encoder (and a cycle-marker dict) on every call;
+    the C encoder is reused here, without markers since ``_check`` bounds the nesting.
+    """
+    make = getattr(json.encoder, "c_make_encoder", None)  # not in the type stubs
+    if make is None:  # no C accelerator: the pure-Python encoder, same output
+        return json.JSONEncoder(
+            ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":")
+        ).encode
+    encode = make(None, None, json_string, None, ":", ",", True, False, False)
+    return lambda value: "".join(encode(value, 0))
+
+
+_encode = _make_encoder()
 
 
 def canonical_bytes(value: Any) -> bytes:
     """Return the RFC 8785 bytes of ``value``; raise EncodingError if it has none here."""
-    _check(value, 0)
+    return utf8(canonical_text(value))
+
+
+def canonical_text(value: Any, depth: int = 0) -> str:
+    """The RFC 8785 text of ``value`` found ``depth`` containers deep in what is encoded.
+
+    Checked like ``canonical_bytes``, except that a lone surrogate is refused only by
+    ``utf8``, once the whole text is assembled.
+    """
+    _check((value,), depth - 1)
+    return _encode(value)
+
+
+def utf8(text: str) -> bytes:
     try:
-        return _encode(value).encode("utf-8")
+        return text.encode("utf-8")
     except UnicodeEncodeError as e:  # a lone surrogate: not Unicode text, so not JSON
         raise EncodingError("a string is not valid Unicode") from e
 
 
-def _check(value: Any, depth: int) -> None:
-    """Refuse what JCS cannot say exactly. Hot: every event passes here, so types are
-    compared directly, keys are checked in C, and strings are left to the final UTF-8
-    encoding."""
-    kind = type(value)
-    if kind is dict:
-        if depth >= _MAX_DEPTH:
-            raise EncodingError("value nested too deeply")
+def _check(container: Any, depth: int) -> None:
+    """Refuse what JCS cannot say exactly, in a list, tuple or dict ``depth`` levels deep.
+
+    Hot: every event passes here, so types are compared directly (subclasses are
+    refused), keys are checked in C, and strings are left to the final UTF-8 encoding.
+    """
+    if depth >= _MAX_DEPTH:
+        raise EncodingError("value nested too deeply")
+    if type(container) is dict:
         try:
-            ascii_keys = all(map(str.isascii, value))
+            ascii_keys = all(map(str.isascii, container))
         except TypeError:  # a key that is not a str
             ascii_keys = False
         if not ascii_keys:
             raise EncodingError("object keys must be ASCII strings")
-        _check_items(value.values(), depth)
-    elif kind is list or kind is tuple:
-        if depth >= _MAX_DEPTH:
-            raise EncodingError("value nested too deeply")
-        _check_items(value, depth)
-    else:
-        _check_items((value,), depth - 1)
-
-
-def _check_items(items: Iterable[Any], depth: int) -> None:
-    for item in items:
+        container = container.values()
+    for item in container:
         kind = type(item)
         if kind is str or kind is bool or item is None:
             continue

@@ -31,6 +31,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from fairdeal.errors import IllegalActionError
 from fairdeal.events import GENESIS_PREV, VERSION, Draft, Event
+from fairdeal.frozen import build
 
 S = TypeVar("S")
 
@@ -75,9 +76,9 @@ class Run(Generic[S]):
 
     def emit(self, draft: Draft) -> None:
         # apply reads only type, actor, round, time and data: the rest is a placeholder.
-        event = Event(
-            VERSION, "-", draft.round, 0, GENESIS_PREV, self.time,
-            draft.type, draft.actor, dict(draft.data),
+        event = build(
+            Event, version=VERSION, table="-", round=draft.round, seq=0, prev=GENESIS_PREV,
+            time=self.time, type=draft.type, actor=draft.actor, data=dict(draft.data),
         )  # fmt: skip
         self.state = self._apply(self.state, event)
         self.drafts.append(draft)

@@ -31,12 +31,18 @@ class Deck:
 
     key: bytes
     cards: tuple[str, ...]
+    # Each salt is asked for when its card is dealt (the commitment) and again when
+    # it is shown: kept from the first time.
+    _salts: dict[int, bytes] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def card(self, position: int) -> str:
         return self.cards[position]
 
     def salt(self, position: int) -> bytes:
-        return randomness.card_salt(self.key, position)
+        salt = self._salts.get(position)
+        if salt is None:
+            salt = self._salts[position] = randomness.card_salt(self.key, position)
+        return salt
 
     def commitment(self, position: int) -> str:
         return randomness.card_commitment(self.salt(position), self.cards[position]).hex()
@@ -96,8 +102,14 @@ def _round_deck(
 
 
 def check_secret(secret: bytes, commitment: str) -> None:
-    if not hmac.compare_digest(randomness.seed_commitment(secret).hex(), commitment):
+    if not _commits_to(secret, commitment):
         raise IllegalActionError("the server seed does not match the round's commitment")
+
+
+@lru_cache(maxsize=256)
+def _commits_to(secret: bytes, commitment: str) -> bool:
+    # Cached: every move that needs the deck checks the round's seed again.
+    return hmac.compare_digest(randomness.seed_commitment(secret).hex(), commitment)
 
 
 # Drafts. Each returns the event the game logs; the games decide when.

@@ -5,6 +5,7 @@ service and the verifier move the turn identically without knowing hidden cards.
 """
 
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from fairdeal.events import Event, actor_seat
@@ -28,10 +29,10 @@ from fairdeal.games.kvitlach.state import (
     State,
     Term,
     bank,
+    covered,
     exit_condition,
     frozen,
     in_round,
-    uncovered,
 )
 
 
@@ -50,6 +51,8 @@ def _with_deadline(state: State, time: int) -> State:
         return state
     waiting = in_round(state) and play.phase in (PLAYERS, BANKER)
     deadline = time + state.options["move_time_ms"] if waiting else None
+    if deadline == play.deadline:  # the usual case after a command's first event
+        return state
     return evolve(state, play=evolve(play, deadline=deadline))
 
 
@@ -70,9 +73,21 @@ def _round(state: State) -> dealing.RoundState:
 
 
 def _hand(state: State, seat: int, **changes: Any) -> State:
-    play = _play(state)
-    hand = evolve(play.hands[seat], **changes)
-    return evolve(state, play=evolve(play, hands=frozen({**play.hands, seat: hand})))
+    return evolve(state, play=_hands(_play(state), {seat: changes}))
+
+
+def _hands(play: Play, changes: Mapping[int, Mapping[str, Any]], **play_changes: Any) -> Play:
+    """The play with some seats' hands (and its own fields) changed: one new play for
+    them all, since each copy costs more than the rest of applying an event."""
+    hands = dict(play.hands)
+    for seat, fields in changes.items():
+        hands[seat] = evolve(hands[seat], **fields)
+    return evolve(play, hands=MappingProxyType(hands), **play_changes)
+
+
+def _known(play: Play, cards: Mapping[int, str], **play_changes: Any) -> Play:
+    """The play with more cards public (and its own fields changed)."""
+    return evolve(play, known=MappingProxyType({**play.known, **cards}), **play_changes)
 
 
 def _money(state: State, event: Event) -> State:
@@ -139,19 +154,16 @@ def _dealt(state: State, event: Event) -> State:
     data, play = event.data, _play(state)
     seat, position = data["seat"], data["position"]
     hand = play.hands[seat]
-    state = evolve(state, round=dealing.apply_dealt(_round(state)))
-    if "card" in data:
-        state = _known(state, {position: data["card"]})
     protected = position if hand.armed else None
-    state = _hand(state, seat, cards=(*hand.cards, position), armed=False, protected=protected)
-    if play.phase == SEEDING and all(h.cards for h in _play(state).hands.values()):
-        return _advance(state)
-    return state
-
-
-def _known(state: State, cards: Mapping[int, str]) -> State:
-    play = _play(state)
-    return evolve(state, play=evolve(play, known=frozen({**play.known, **cards})))
+    hand = evolve(hand, cards=(*hand.cards, position), armed=False, protected=protected)
+    hands = MappingProxyType({**play.hands, seat: hand})
+    if "card" in data:
+        play = _known(play, {position: data["card"]}, hands=hands)
+    else:
+        play = evolve(play, hands=hands)
+    if play.phase == SEEDING and all(h.cards for h in play.hands.values()):
+        play = _advanced(state, play)
+    return evolve(state, round=dealing.apply_dealt(_round(state)), play=play)
 
 
 def _revealed(state: State, event: Event) -> State:
@@ -162,17 +174,14 @@ def _revealed(state: State, event: Event) -> State:
 # Players' moves.
 
 
-def _advance(state: State) -> State:
-    """The turn passes to the next waiting player; once the bank is all set aside
-    (or nobody waits), the rest are skipped and the banker plays."""
-    play = _play(state)
+def _advanced(state: State, play: Play) -> Play:
+    """``play`` (the state's next) with the turn passed to the next waiting player; once
+    the bank is all set aside (or nobody waits), the rest are skipped and the banker plays."""
     waiting = [s for s in play.order if play.hands[s].status == WAITING]
-    if waiting and uncovered(state) > 0:
-        state = _hand(state, waiting[0], status=PLAYING)
-        return evolve(state, play=evolve(_play(state), phase=PLAYERS, turn=waiting[0]))
-    for seat in waiting:
-        state = _hand(state, seat, status=SKIPPED)
-    return evolve(state, play=evolve(_play(state), phase=BANKER, turn=play.banker))
+    if waiting and bank(state) - covered(play) > 0:  # uncovered funds, with this play
+        return _hands(play, {waiting[0]: {"status": PLAYING}}, phase=PLAYERS, turn=waiting[0])
+    skipped = {seat: {"status": SKIPPED} for seat in waiting}
+    return _hands(play, skipped, phase=BANKER, turn=play.banker)
 
 
 def _moved(state: State, event: Event) -> State:
@@ -193,8 +202,10 @@ def _elvaroon(state: State, event: Event) -> State:
 
 
 def _close(state: State, seat: int) -> State:
-    status = OPEN if _play(state).hands[seat].bet else OUT
-    return _advance(_hand(state, seat, status=status, protected=None))
+    play = _play(state)
+    status = OPEN if play.hands[seat].bet else OUT
+    play = _hands(play, {seat: {"status": status, "protected": None}})
+    return evolve(state, play=_advanced(state, play))
 
 
 def _stand(state: State, event: Event) -> State:
@@ -210,31 +221,32 @@ def _burned(state: State, event: Event) -> State:
     hand = _play(state).hands[data["seat"]]
     cards = tuple(p for p in hand.cards if p != data["position"])
     burned = (*hand.burned, data["position"])
-    state = _hand(state, hand.seat, cards=cards, burned=burned, protected=None)
-    return _known(state, {data["position"]: data["card"]})
+    play = _hands(_play(state), {hand.seat: {"cards": cards, "burned": burned, "protected": None}})
+    return evolve(state, play=_known(play, {data["position"]: data["card"]}))
 
 
 def _shown(state: State, event: Event) -> State:
-    state = _known(state, {c["position"]: c["card"] for c in event.data["cards"]})
     play = _play(state)
+    cards = {c["position"]: c["card"] for c in event.data["cards"]}
     if event.data["seat"] == play.banker:
-        return evolve(state, play=evolve(play, phase=SHOWDOWN, turn=None))
-    return state
+        return evolve(state, play=_known(play, cards, phase=SHOWDOWN, turn=None))
+    return evolve(state, play=_known(play, cards))
 
 
 def _resolved(status: str) -> Callable[[State, Event], State]:
     def resolve(state: State, event: Event) -> State:
-        seat = event.data["seat"]
-        state = _hand(_money(state, event), seat, status=status, protected=None)
-        return _advance(state) if _play(state).turn == seat else state
+        seat, state = event.data["seat"], _money(state, event)
+        play = _hands(_play(state), {seat: {"status": status, "protected": None}})
+        return evolve(state, play=_advanced(state, play) if play.turn == seat else play)
 
     return resolve
 
 
 def _settled(state: State, event: Event) -> State:
+    results = event.data["results"]
+    statuses = {r["seat"]: {"status": WON if r["outcome"] == "win" else LOST} for r in results}
+    state = evolve(state, play=_hands(_play(state), statuses))
     state = _money(state, event)
-    for result in event.data["results"]:
-        state = _hand(state, result["seat"], status=WON if result["outcome"] == "win" else LOST)
     optional = state.options["banker_exit"] == "optional"
     return evolve(state, exit_offer=optional and exit_condition(state) and bank(state) > 0)
 

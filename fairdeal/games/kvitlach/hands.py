@@ -6,6 +6,7 @@ agree without asking anyone.
 """
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import product
 
 from fairdeal.cards import is_framed, kvitlach_number
@@ -17,6 +18,12 @@ TWELVE_VALUES = (12, 10, 9)
 
 def totals(hand: Sequence[str]) -> frozenset[int]:
     """Every total the hand can count, one for each way of valuing its 12s."""
+    return _totals(tuple(sorted(hand)))
+
+
+@lru_cache(maxsize=4096)
+def _totals(hand: tuple[str, ...]) -> frozenset[int]:
+    # Cached by the cards in order of code: the rules ask again at every move.
     fixed = sum(kvitlach_number(card) for card in hand if card != "12")
     twelves = sum(1 for card in hand if card == "12")
     return frozenset(fixed + sum(values) for values in product(TWELVE_VALUES, repeat=twelves))

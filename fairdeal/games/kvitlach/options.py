@@ -5,6 +5,7 @@ options(x)``. Defaults that differ by rule set follow the chosen ``rule_set``.
 """
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from fairdeal import cards
@@ -59,7 +60,11 @@ def deck_rules(opts: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def canonical_order(opts: Mapping[str, Any]) -> tuple[str, ...]:
-    return cards.kvitlach_deck(opts["decks"])
+    return _deck(opts["decks"])
+
+
+# Asked for at every draw (is a card left?): built once per number of decks.
+_deck = lru_cache(maxsize=None)(cards.kvitlach_deck)
 
 
 def _integer(raw: Mapping[str, Any], key: str, low: int, high: int, default: int) -> int:

@@ -175,10 +175,11 @@ def player_move(run: Run, command: Command, secret: bytes | None) -> None:
     deck = _deck_in(run, PLAYERS, command.type, secret)
     seat = actor_seat(command.actor)
     hand = check_player(run.state, seat, command.type, deck)
-    limit = stake_limit(run.state, hand)
     if command.type == "bet":
+        limit = stake_limit(run.state, hand)
         run.emit(record(command, {"amount": _amount(command, "amount", 1, limit, None)}))
     elif command.type == "elvaroon":
+        limit = stake_limit(run.state, hand)
         run.emit(record(command, {"raise": _amount(command, "raise", 0, limit, 0)}))
     else:
         run.emit(record(command, {}))
