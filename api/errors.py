@@ -78,7 +78,7 @@ class UnavailableError(ApiError):
 
 
 # Game refusals: conflicts with the table's state are 409; amounts out of bounds are 422.
-_GAME_STATUS = {"invalid_options": 422, "over_limit": 422}
+_GAME_STATUS = {"invalid_options": 422, "over_limit": 422, "invalid_seed": 422}
 
 
 def from_game(error: GameError) -> ApiError:

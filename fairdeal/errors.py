@@ -13,10 +13,6 @@ class EncodingError(FairdealError):
     """A value has no canonical encoding (a float, a huge integer, a bad string)."""
 
 
-class SeedError(FairdealError):
-    """A client seed that cannot be used (empty, too long, not printable text)."""
-
-
 class SignatureError(FairdealError):
     """A signature that does not verify."""
 
@@ -89,6 +85,12 @@ class SealedError(IllegalActionError):
     """A client seed offered after the round was sealed."""
 
     code = "round_sealed"
+
+
+class SeedError(IllegalActionError):
+    """A client seed that cannot be used (empty, too long, not printable ASCII)."""
+
+    code = "invalid_seed"
 
 
 class LimitError(IllegalActionError):

@@ -81,7 +81,7 @@ def replay(game_of: Mapping[str, Game], events: list[Event]) -> Table:
     """Rebuild a table from its whole logged chain, checking every decided run.
 
     Rounds not yet revealed replay without their seed: hidden cards stay unknown, so
-    runs that need the deck cannot be checked and raise ReplayMismatchError.
+    the rules refuse the runs that need the deck (IllegalActionError).
     """
     if not events or events[0].type != TABLE_CREATED or events[0].seq != 0:
         raise EventSchemaError("a table's chain starts with table_created at seq 0")

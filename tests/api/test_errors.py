@@ -185,9 +185,9 @@ CASES: dict[str, Case] = {
             "token": w.token(w.seeding, 0),
         },
     ),
-    "a client seed that is not printable ASCII is invalid_input": Case(
+    "a client seed that is not printable ASCII is invalid_seed": Case(
         422,
-        "invalid_input",
+        "invalid_seed",
         lambda w: {
             "method": "POST",
             "path": f"/v1/rounds/{w.seeding_round}/seeds",
