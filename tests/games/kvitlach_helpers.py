@@ -5,34 +5,29 @@ Deal order: each player in turn order gets one face-down card, the banker last; 
 that, cards leave the deck in the order they are drawn.
 """
 
-import hashlib
 import json
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-from fairdeal import randomness, table
-from fairdeal.events import SERVER, Event, SignedEvent
+from fairdeal import table
+from fairdeal.events import SERVER, Event
 from fairdeal.games import dealing
-from fairdeal.games.base import Command
 from fairdeal.games.kvitlach import GAME, State
-from fairdeal.keys import Signer
+from tests.games.driving import T0, TableDriver, commitment_of, fixed_signer, labelled_seed
 
-SIGNER = Signer(Ed25519PrivateKey.from_private_bytes(bytes(range(32, 64))))
-T0 = 1_700_000_000_000
+SIGNER = fixed_signer(32)
 MOVE = 30_000
 Want = str | Collection[str] | None  # one card, any of several, or any card
 _FOUND: dict[tuple[Any, ...], str] = {}
 
 
 def server_seed(round_id: str) -> bytes:
-    return hashlib.sha256(b"kvitlach test server seed " + round_id.encode()).digest()
+    return labelled_seed("kvitlach", round_id)
 
 
 def commitment(round_id: str) -> str:
-    return randomness.seed_commitment(server_seed(round_id)).hex()
+    return commitment_of(server_seed(round_id))
 
 
 def deck_for(round_id: str, seeds: Sequence[str], decks: int) -> tuple[str, ...]:
@@ -75,39 +70,12 @@ def find_seeds(
 
 
 @dataclass
-class Driver:
-    """A live table plus its signed log; every command goes through table.execute."""
-
-    table: table.Table
-    log: list[SignedEvent]
-    now: int = T0
-    round_id: str | None = None
-    rounds: int = 0
-    secrets: dict[str, bytes] = field(default_factory=dict)
+class Driver(TableDriver):
     deck: tuple[str, ...] = ()
 
     @property
     def state(self) -> State:
         return self.table.state  # type: ignore[no-any-return]
-
-    @property
-    def secret(self) -> bytes | None:
-        return self.secrets.get(self.round_id or "")
-
-    def do(
-        self,
-        type_: str,
-        actor: str,
-        data: dict[str, Any] | None = None,
-        round_id: str | None = None,
-        at: int | None = None,
-    ) -> list[Event]:
-        """Run one command now (or at ``at``); return the events it logged."""
-        self.now = self.now if at is None else at
-        command = Command(type_, actor, self.now, data or {}, round_id)
-        self.table, signed = table.execute(self.table, command, self.secret, SIGNER)
-        self.log.extend(signed)
-        return [s.event for s in signed]
 
     def seat(self, seat: int, type_: str, data: dict[str, Any] | None = None) -> list[Event]:
         """A seat's command: within the round during a round, else table-level."""
@@ -166,7 +134,7 @@ class Driver:
 
 def new_table(**options: Any) -> Driver:
     created, signed = table.create(GAME, "t1", options, T0, SIGNER)
-    return Driver(created, [signed])
+    return Driver(created, [signed], SIGNER)
 
 
 def seated(

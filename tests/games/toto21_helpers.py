@@ -1,34 +1,29 @@
 """Driving a Toto21 table in tests: a fixed signer, fixed server seeds, and a search
 over client seeds for a round whose deal has the cards a test needs."""
 
-import hashlib
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
-
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from fairdeal import randomness, table
 from fairdeal.cards import toto21_total
-from fairdeal.events import SERVER, Event, SignedEvent
+from fairdeal.events import SERVER, Event
 from fairdeal.games import dealing
-from fairdeal.games.base import Command
 from fairdeal.games.toto21 import GAME
 from fairdeal.games.toto21.state import DEALER_PURPOSE, DECK_RULES, Toto21State
-from fairdeal.keys import Signer
+from tests.games.driving import T0, TableDriver, commitment_of, fixed_signer, labelled_seed
 
-SIGNER = Signer(Ed25519PrivateKey.from_private_bytes(bytes(range(32))))
-T0 = 1_700_000_000_000
+SIGNER = fixed_signer(0)
 SEAT_1_SEED = "joiner"
 
 
 def server_seed(round_id: str) -> bytes:
-    return hashlib.sha256(b"toto21 test server seed " + round_id.encode()).digest()
+    return labelled_seed("toto21", round_id)
 
 
 def commitment(round_id: str) -> str:
-    return randomness.seed_commitment(server_seed(round_id)).hex()
+    return commitment_of(server_seed(round_id))
 
 
 @dataclass(frozen=True)
@@ -60,38 +55,10 @@ def find_seed(
 
 
 @dataclass
-class Driver:
-    """A live table plus its signed log; every command goes through table.execute."""
-
-    table: table.Table
-    log: list[SignedEvent]
-    now: int = T0
-    round_id: str | None = None
-    rounds: int = 0
-    secrets: dict[str, bytes] = field(default_factory=dict)
-
+class Driver(TableDriver):
     @property
     def state(self) -> Toto21State:
         return self.table.state  # type: ignore[no-any-return]
-
-    @property
-    def secret(self) -> bytes | None:
-        return self.secrets.get(self.round_id or "")
-
-    def do(
-        self,
-        type_: str,
-        actor: str,
-        data: dict[str, Any] | None = None,
-        round_id: str | None = None,
-        at: int | None = None,
-    ) -> list[Event]:
-        """Run one command now (or at ``at``); return the events it logged."""
-        self.now = self.now if at is None else at
-        command = Command(type_, actor, self.now, data or {}, round_id)
-        self.table, signed = table.execute(self.table, command, self.secret, SIGNER)
-        self.log.extend(signed)
-        return [s.event for s in signed]
 
     def seat(self, seat: int, type_: str, data: dict[str, Any] | None = None) -> list[Event]:
         return self.do(type_, f"seat:{seat}", data, self.round_id)
@@ -129,7 +96,7 @@ class Driver:
 
 def new_table(**options: Any) -> Driver:
     created, signed = table.create(GAME, "t1", options, T0, SIGNER)
-    return Driver(created, [signed])
+    return Driver(created, [signed], SIGNER)
 
 
 def seated(**options: Any) -> Driver:
