@@ -21,8 +21,7 @@ class Config:
     log_origin: str = "fairdeal.example/log"
     max_request_bytes: int = 16 * 1024
     max_seats: int = 7
-    max_bet: int = 10**12
-    max_tables_listed: int = 100
+    max_amount: int = 10**12  # the largest number any option, buy-in or bet may carry here
     sweep_interval_s: int = 1  # 0: no background sweeper (tests call sweep themselves)
     export_page: int = 200
 
@@ -53,8 +52,8 @@ class Config:
         for name, (low, high) in limits.items():
             if not low <= getattr(self, name) <= high:
                 raise ConfigError(f"FAIRDEAL_{name.upper()} must be {low}..{high}")
-        if not 1 <= self.max_bet <= 2**53 - 1:
-            raise ConfigError("FAIRDEAL_MAX_BET must be 1..2**53-1")
+        if not 1 <= self.max_amount <= 2**53 - 1:
+            raise ConfigError("FAIRDEAL_MAX_AMOUNT must be 1..2**53-1")
 
 
 def _parse(name: str, kind: object, raw: str) -> object:

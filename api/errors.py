@@ -69,6 +69,10 @@ class TableFullError(ConflictError):
     code = "table_full"
 
 
+class OverLimitError(ApiError):
+    status, code = 422, "over_limit"
+
+
 class TooLargeError(ApiError):
     status, code = 413, "request_too_large"
 

@@ -19,6 +19,7 @@ from api.errors import (
     ForbiddenError,
     IdempotencyKeyReusedError,
     NotFoundError,
+    OverLimitError,
     RoundNotCurrentError,
     RoundNotFinishedError,
     TableFullError,
@@ -95,6 +96,7 @@ class Service:
         game = self.games.get(game_name)
         if game is None:
             raise NotFoundError(f"no game {game_name!r}", {"games": sorted(self.games)})
+        self._check_amounts(options, join)
         table_id = "t" + secrets.token_hex(8)
         now = self.clock()
         with self._failing_safely(), self.store.transaction() as txn:
@@ -116,6 +118,8 @@ class Service:
         }
 
     def join(self, table_id: str, join: Mapping[str, Any]) -> dict[str, Any]:
+        self._check_amounts(join)
+
         def step(txn: Transaction, live: Live, now: int) -> tuple[Live, dict[str, Any]]:
             seat = self._free_seat(live, join, now)
             live, receipts = self._run(txn, live, Command(JOIN, seat_actor(seat), now, join))
@@ -135,6 +139,7 @@ class Service:
         idempotency: Idempotency | None = None,
     ) -> dict[str, Any]:
         """A seat's command (an action, a seed, a decision) on its table."""
+        self._check_amounts(data)
 
         def step(txn: Transaction, live: Live, now: int) -> tuple[Live, dict[str, Any]]:
             seat = self._seat(txn, table_id, token)
@@ -405,6 +410,13 @@ class Service:
         row = txn.get_round(round_id) if round_id else None
         return row.server_seed if row else None
 
+    def _check_amounts(self, *values: Any) -> None:
+        """The deployment's hard limit on any number a request carries (options, buy-ins, bets)."""
+        for value in values:
+            numbers = _integers(value)
+            if any(abs(n) > self.config.max_amount for n in numbers):
+                raise OverLimitError(f"numbers above {self.config.max_amount} are refused here")
+
     def _seat(self, txn: Transaction, table_id: str, token: str | None) -> int:
         if not token:
             raise UnauthorizedError("this needs the seat's bearer token (Authorization: Bearer …)")
@@ -515,3 +527,15 @@ class _ForgetOnFailure:
     def __exit__(self, kind: object, value: object, traceback: object) -> None:
         if kind is not None:
             self.log.forget()
+
+
+def _integers(value: Any) -> list[int]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, Mapping):
+        return [n for item in value.values() for n in _integers(item)]
+    if isinstance(value, list):
+        return [n for item in value for n in _integers(item)]
+    return []
