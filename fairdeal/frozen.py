@@ -3,26 +3,35 @@
 dataclasses.replace re-runs ``__init__`` with every field, and a frozen dataclass's
 ``__init__`` sets each field through object.__setattr__; both cost more than the rest
 of applying an event. Game state and events here are frozen dataclasses without
-``__init__`` logic or slots, so filling the instance dictionary directly makes the
-same value several times faster. Field names are still checked.
+``__init__`` logic or slots, so giving the new instance its dictionary directly makes
+the same value several times faster. Field names are still checked.
 """
 
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+_new = object.__new__
+_set = object.__setattr__  # a frozen dataclass's own __setattr__ refuses every field
+
 
 def evolve(obj: T, **changes: Any) -> T:
     """``dataclasses.replace(obj, **changes)``."""
-    cls = type(obj)
-    fields = cls.__dataclass_fields__  # type: ignore[attr-defined]
-    if not changes.keys() <= fields.keys():
-        unknown = min(set(changes) - set(fields))
-        raise TypeError(f"{cls.__name__} has no field {unknown!r}")
-    new = object.__new__(cls)
-    values = new.__dict__
-    values.update(obj.__dict__)
+    return evolve_with(obj, changes)
+
+
+def evolve_with(obj: T, changes: Mapping[str, Any]) -> T:
+    """``evolve`` with the changes gathered in a mapping (not unpacked into a call)."""
+    values = obj.__dict__.copy()
+    size = len(values)
     values.update(changes)
+    if len(values) != size:  # the instance dictionary holds every field: a new key is none
+        fields = type(obj).__dataclass_fields__  # type: ignore[attr-defined]
+        unknown = min(set(changes) - set(fields))
+        raise TypeError(f"{type(obj).__name__} has no field {unknown!r}")
+    new = _new(type(obj))
+    _set(new, "__dict__", values)
     return new
 
 
@@ -31,6 +40,6 @@ def build(cls: type[T], **values: Any) -> T:
     fields = cls.__dataclass_fields__  # type: ignore[attr-defined]
     if values.keys() != fields.keys():
         raise TypeError(f"{cls.__name__} is built from exactly the fields {list(fields)}")
-    new = object.__new__(cls)
-    new.__dict__.update(values)
+    new = _new(cls)
+    _set(new, "__dict__", values)  # a fresh dictionary: keyword arguments are never shared
     return new

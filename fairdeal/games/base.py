@@ -30,8 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from fairdeal.errors import IllegalActionError
-from fairdeal.events import GENESIS_PREV, VERSION, Draft, Event
-from fairdeal.frozen import build
+from fairdeal.events import Draft, Event
 
 S = TypeVar("S")
 
@@ -60,27 +59,40 @@ class Decision:
     state: Any
 
 
+class Logged(Protocol):
+    """What ``apply`` reads of an event besides its time. A Draft has the same members,
+    so a Run applies each draft as it is, at the time its events will carry."""
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def actor(self) -> str: ...
+
+    @property
+    def round(self) -> str | None: ...
+
+    @property
+    def data(self) -> Mapping[str, Any]: ...
+
+
 class Run(Generic[S]):
     """The drafts of one command being decided, each applied as it is made.
 
     Later steps of the same decision see the state the earlier drafts lead to, and the
     final state is the one ``apply`` builds from the logged events, so the table engine
-    need not apply every event a second time.
+    need not apply every event a second time. ``apply_at(state, event, time)`` is the
+    game's ``apply`` with the event's time given apart.
     """
 
-    def __init__(self, state: S, time: int, apply: Callable[[S, Event], S]) -> None:
+    def __init__(self, state: S, time: int, apply_at: Callable[[S, Logged, int], S]) -> None:
         self.state = state
         self.time = time
         self.drafts: list[Draft] = []
-        self._apply = apply
+        self._apply_at = apply_at
 
     def emit(self, draft: Draft) -> None:
-        # apply reads only type, actor, round, time and data: the rest is a placeholder.
-        event = build(
-            Event, version=VERSION, table="-", round=draft.round, seq=0, prev=GENESIS_PREV,
-            time=self.time, type=draft.type, actor=draft.actor, data=dict(draft.data),
-        )  # fmt: skip
-        self.state = self._apply(self.state, event)
+        self.state = self._apply_at(self.state, draft, self.time)
         self.drafts.append(draft)
 
     def decision(self) -> Decision:

@@ -15,9 +15,9 @@ from typing import Any
 
 from fairdeal import cards, randomness
 from fairdeal.errors import IllegalActionError, NotDueError, OutOfTurnError, SealedError
-from fairdeal.events import SERVER, Draft, Event, actor_seat
+from fairdeal.events import SERVER, Draft, actor_seat
 from fairdeal.frozen import evolve
-from fairdeal.games.base import Command, record
+from fairdeal.games.base import Command, Logged, record
 
 UP, DOWN, BLIND = "up", "down", "blind"
 FACES = (UP, DOWN, BLIND)
@@ -54,6 +54,29 @@ def derive_deck(key: bytes, canonical_order: tuple[str, ...]) -> Deck:
 
 
 @dataclass(frozen=True)
+class _DeckMemo:
+    """A deck ``RoundState.deck`` derived, with everything it was derived from."""
+
+    secret: bytes
+    rules: Mapping[str, Any]
+    round: tuple[str, str, tuple[int, ...], Mapping[int, str]]  # id, commitment, seats, seeds
+    deck: Deck
+
+    def fits(self, secret: bytes, rules: Mapping[str, Any], current: "RoundState") -> bool:
+        """Derived from this seed and these rules, for a copy of the same sealed round: a
+        copy shares the round's id, commitment, seats and seeds (the very objects)."""
+        round_id, commitment, seats, seeds = self.round
+        return (
+            seeds is current.seeds
+            and seats is current.seats
+            and round_id is current.round_id
+            and commitment is current.commitment
+            and self.secret == secret
+            and self.rules == rules
+        )
+
+
+@dataclass(frozen=True)
 class RoundState:
     """Where a round's randomness stands. Seeds are kept in seat order once sealed."""
 
@@ -66,6 +89,9 @@ class RoundState:
     sealed: bool = False
     next_position: int = 0
     revealed: bool = False
+    # The last deck derived, shared with the copies this state evolves into (each card
+    # dealt makes one): the rules ask for the deck at nearly every move.
+    _memo: list[_DeckMemo] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def client_seeds(self) -> list[str]:
         return [self.seeds.get(seat, TIMED_OUT_SEED) for seat in self.seats]
@@ -76,8 +102,14 @@ class RoundState:
             raise IllegalActionError(
                 "the deck is known only from the server seed of a sealed round"
             )
+        memo = self._memo
+        if memo and memo[0].fits(secret, rules, self):  # the seed was checked then
+            return memo[0].deck
         check_secret(secret, self.commitment)
-        return round_deck(secret, self.round_id, self.client_seeds(), rules)
+        deck = round_deck(secret, self.round_id, self.client_seeds(), rules)
+        source = (self.round_id, self.commitment, self.seats, self.seeds)
+        memo[:] = [_DeckMemo(secret, dict(rules), source, deck)]
+        return deck
 
 
 def round_deck(
@@ -202,7 +234,7 @@ def voided_draft(current: RoundState, reason: str) -> Draft:
 # Applying the shared events.
 
 
-def apply_opened(event: Event) -> RoundState:
+def apply_opened(event: Logged) -> RoundState:
     data = event.data
     assert event.round is not None
     return RoundState(
@@ -214,7 +246,7 @@ def apply_opened(event: Event) -> RoundState:
     )
 
 
-def apply_seed(current: RoundState, event: Event) -> RoundState:
+def apply_seed(current: RoundState, event: Logged) -> RoundState:
     seat = actor_seat(event.actor)
     assert seat is not None
     return evolve(current, seeds={**current.seeds, seat: event.data["seed"]})

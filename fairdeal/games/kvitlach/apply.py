@@ -2,6 +2,10 @@
 
 Turn order is derived here from public facts (statuses, bets, the bank), so the
 service and the verifier move the turn identically without knowing hidden cards.
+
+Each handler gathers its changes to the play and to the state and ``_next`` makes them
+at once, the move clock included: every copy of a play or a state costs more than the
+rest of applying an event.
 """
 
 from collections.abc import Callable, Mapping
@@ -9,8 +13,9 @@ from types import MappingProxyType
 from typing import Any
 
 from fairdeal.events import Event, actor_seat
-from fairdeal.frozen import evolve
+from fairdeal.frozen import evolve, evolve_with
 from fairdeal.games import dealing
+from fairdeal.games.base import Logged
 from fairdeal.games.kvitlach.state import (
     BANKER,
     DONE,
@@ -29,34 +34,48 @@ from fairdeal.games.kvitlach.state import (
     State,
     Term,
     bank,
-    covered,
     exit_condition,
     frozen,
-    in_round,
+    staked,
 )
+from fairdeal.games.money import BANK
+
+_Changes = Mapping[str, Any]
+_UNCHANGED: _Changes = MappingProxyType({})
+_MOVING = frozenset((PLAYERS, BANKER))  # phases in which a move (and its deadline) is awaited
 
 
 def apply(state: State, event: Event) -> State:
+    return apply_at(state, event, event.time)
+
+
+def apply_at(state: State, event: Logged, time: int) -> State:
+    """``apply`` for an event (or a draft) logged at ``time``."""
     handler = _HANDLERS.get(event.type)
     if handler is None:
         raise ValueError(f"Kvitlach has no event {event.type!r}")
-    state = handler(state, event)
-    return _with_deadline(state, event.time)
+    return handler(state, event, time)
 
 
-def _with_deadline(state: State, time: int) -> State:
-    """Each move has its own time: the clock restarts with every event of the play."""
-    play = state.play
-    if play is None:
-        return state
-    waiting = in_round(state) and play.phase in (PLAYERS, BANKER)
-    deadline = time + state.options["move_time_ms"] if waiting else None
-    if deadline == play.deadline:  # the usual case after a command's first event
-        return state
-    return evolve(state, play=evolve(play, deadline=deadline))
+def _next(state: State, time: int, play: _Changes = _UNCHANGED, **changes: Any) -> State:
+    """The state with the play's ``play`` changes and its own ``changes`` made.
+
+    Each move has its own time: the clock restarts with every event of the play while
+    a player or the banker is to move.
+    """
+    old = state.play
+    if old is not None:
+        current = changes.get("round", state.round)
+        phase = play.get("phase", old.phase)
+        waiting = current is not None and not current.revealed and phase in _MOVING
+        deadline = time + state.options["move_time_ms"] if waiting else None
+        # Unchanged on most events after a command's first: then the play is kept.
+        if play or deadline != old.deadline:
+            changes["play"] = evolve_with(old, {**play, "deadline": deadline})
+    return evolve_with(state, changes) if changes else state
 
 
-def _seat(event: Event) -> int:
+def _seat(event: Logged) -> int:
     seat = actor_seat(event.actor)
     assert seat is not None
     return seat
@@ -72,57 +91,57 @@ def _round(state: State) -> dealing.RoundState:
     return state.round
 
 
-def _hand(state: State, seat: int, **changes: Any) -> State:
-    return evolve(state, play=_hands(_play(state), {seat: changes}))
-
-
-def _hands(play: Play, changes: Mapping[int, Mapping[str, Any]], **play_changes: Any) -> Play:
-    """The play with some seats' hands (and its own fields) changed: one new play for
-    them all, since each copy costs more than the rest of applying an event."""
-    hands = dict(play.hands)
+def _hands(hands: Mapping[int, Hand], changes: Mapping[int, _Changes]) -> Mapping[int, Hand]:
+    """The hands with some seats' hands changed."""
+    new = dict(hands)
     for seat, fields in changes.items():
-        hands[seat] = evolve(hands[seat], **fields)
-    return evolve(play, hands=MappingProxyType(hands), **play_changes)
+        new[seat] = evolve(new[seat], **fields)
+    return MappingProxyType(new)
 
 
-def _known(play: Play, cards: Mapping[int, str], **play_changes: Any) -> Play:
-    """The play with more cards public (and its own fields changed)."""
-    return evolve(play, known=MappingProxyType({**play.known, **cards}), **play_changes)
+def _hand(state: State, time: int, seat: int, **changes: Any) -> State:
+    return _next(state, time, {"hands": _hands(_play(state).hands, {seat: changes})})
 
 
-def _money(state: State, event: Event) -> State:
-    return evolve(state, balances=frozen(event.data["balances"]))
+def _known(play: Play, cards: Mapping[int, str]) -> Mapping[int, str]:
+    """The play's public cards with more made public."""
+    return MappingProxyType({**play.known, **cards})
+
+
+def _balances(event: Logged) -> Mapping[str, int]:
+    return frozen(event.data["balances"])
 
 
 # Seats and the banker's term.
 
 
-def _joined(state: State, event: Event) -> State:
+def _joined(state: State, event: Logged, time: int) -> State:
     seats = tuple(sorted((*state.seats, _seat(event))))
-    return evolve(_money(state, event), seats=seats)
+    return _next(state, time, balances=_balances(event), seats=seats)
 
 
-def _left(state: State, event: Event) -> State:
+def _left(state: State, event: Logged, time: int) -> State:
     seats = tuple(s for s in state.seats if s != _seat(event))
-    return evolve(_money(state, event), seats=seats)
+    return _next(state, time, balances=_balances(event), seats=seats)
 
 
-def _term_ended(state: State, event: Event) -> State:
-    state = _money(state, event)
-    return evolve(state, term=None, banker=event.data["next_banker"], exit_offer=False)
+def _term_ended(state: State, event: Logged, time: int) -> State:
+    banker = event.data["next_banker"]
+    return _next(state, time, balances=_balances(event), term=None, banker=banker, exit_offer=False)
 
 
-def _bank_funded(state: State, event: Event) -> State:
+def _bank_funded(state: State, event: Logged, time: int) -> State:
     term = state.term
     assert term is not None
     paid = term.paid | frozenset(event.data["paid"])
-    return evolve(_money(state, event), term=evolve(term, paid=paid))
+    return _next(state, time, balances=_balances(event), term=evolve(term, paid=paid))
 
 
 # The round's randomness and deal.
 
 
-def _opened(state: State, event: Event) -> State:
+def _opened(state: State, event: Logged, time: int) -> State:
+    # A new play, its players still seeding: no move and so no move deadline yet.
     data = event.data
     banker = data["banker"]
     if state.term is None:
@@ -142,120 +161,130 @@ def _opened(state: State, event: Event) -> State:
     )
 
 
-def _seeded(state: State, event: Event) -> State:
-    return evolve(state, round=dealing.apply_seed(_round(state), event))
+def _seeded(state: State, event: Logged, time: int) -> State:
+    return _next(state, time, round=dealing.apply_seed(_round(state), event))
 
 
-def _sealed(state: State, event: Event) -> State:
-    return evolve(state, round=dealing.apply_sealed(_round(state)))
+def _sealed(state: State, event: Logged, time: int) -> State:
+    return _next(state, time, round=dealing.apply_sealed(_round(state)))
 
 
-def _dealt(state: State, event: Event) -> State:
+def _dealt(state: State, event: Logged, time: int) -> State:
     data, play = event.data, _play(state)
     seat, position = data["seat"], data["position"]
     hand = play.hands[seat]
     protected = position if hand.armed else None
     hand = evolve(hand, cards=(*hand.cards, position), armed=False, protected=protected)
     hands = MappingProxyType({**play.hands, seat: hand})
+    changes: dict[str, Any] = {"hands": hands}
     if "card" in data:
-        play = _known(play, {position: data["card"]}, hands=hands)
-    else:
-        play = evolve(play, hands=hands)
-    if play.phase == SEEDING and all(h.cards for h in play.hands.values()):
-        play = _advanced(state, play)
-    return evolve(state, round=dealing.apply_dealt(_round(state)), play=play)
+        changes["known"] = _known(play, {position: data["card"]})
+    if play.phase == SEEDING and all(h.cards for h in hands.values()):
+        changes.update(_advanced(play, hands, bank(state)))
+    return _next(state, time, changes, round=dealing.apply_dealt(_round(state)))
 
 
-def _revealed(state: State, event: Event) -> State:
-    play = evolve(_play(state), phase=DONE, turn=None)
-    return evolve(state, round=dealing.apply_revealed(_round(state)), play=play)
+def _revealed(state: State, event: Logged, time: int) -> State:
+    revealed = dealing.apply_revealed(_round(state))
+    return _next(state, time, {"phase": DONE, "turn": None}, round=revealed)
 
 
 # Players' moves.
 
 
-def _advanced(state: State, play: Play) -> Play:
-    """``play`` (the state's next) with the turn passed to the next waiting player; once
-    the bank is all set aside (or nobody waits), the rest are skipped and the banker plays."""
-    waiting = [s for s in play.order if play.hands[s].status == WAITING]
-    if waiting and bank(state) - covered(play) > 0:  # uncovered funds, with this play
-        return _hands(play, {waiting[0]: {"status": PLAYING}}, phase=PLAYERS, turn=waiting[0])
+def _advanced(play: Play, hands: Mapping[int, Hand], funds: int) -> _Changes:
+    """The play's changes that pass the turn (``hands`` being its next hands, ``funds``
+    the bank) to the next waiting player; once the bank is all set aside (or nobody
+    waits), the rest are skipped and the banker plays."""
+    waiting = [s for s in play.order if hands[s].status == WAITING]
+    if waiting and funds - staked(hands) > 0:  # uncovered funds, with these hands
+        turn = waiting[0]
+        return {"hands": _hands(hands, {turn: {"status": PLAYING}}), "phase": PLAYERS, "turn": turn}
     skipped = {seat: {"status": SKIPPED} for seat in waiting}
-    return _hands(play, skipped, phase=BANKER, turn=play.banker)
+    return {"hands": _hands(hands, skipped), "phase": BANKER, "turn": play.banker}
 
 
-def _moved(state: State, event: Event) -> State:
+def _moved(state: State, event: Logged, time: int) -> State:
     """Any move of the holder ends the protection of the card dealt after an Elvaroon."""
-    return _hand(state, _seat(event), protected=None)
+    return _hand(state, time, _seat(event), protected=None)
 
 
-def _bet(state: State, event: Event) -> State:
+def _bet(state: State, event: Logged, time: int) -> State:
     seat = _seat(event)
     bet = _play(state).hands[seat].bet + event.data["amount"]
-    return _hand(state, seat, bet=bet, protected=None)
+    return _hand(state, time, seat, bet=bet, protected=None)
 
 
-def _elvaroon(state: State, event: Event) -> State:
+def _elvaroon(state: State, event: Logged, time: int) -> State:
     seat = _seat(event)
     bet = _play(state).hands[seat].bet + event.data["raise"]
-    return _hand(state, seat, bet=bet, elvaroon=True, armed=True, protected=None)
+    return _hand(state, time, seat, bet=bet, elvaroon=True, armed=True, protected=None)
 
 
-def _close(state: State, seat: int) -> State:
+def _close(state: State, seat: int, time: int) -> State:
     play = _play(state)
     status = OPEN if play.hands[seat].bet else OUT
-    play = _hands(play, {seat: {"status": status, "protected": None}})
-    return evolve(state, play=_advanced(state, play))
+    hands = _hands(play.hands, {seat: {"status": status, "protected": None}})
+    return _next(state, time, _advanced(play, hands, bank(state)))
 
 
-def _stand(state: State, event: Event) -> State:
-    return _close(state, _seat(event))
+def _stand(state: State, event: Logged, time: int) -> State:
+    return _close(state, _seat(event), time)
 
 
-def _hand_closed(state: State, event: Event) -> State:
-    return _close(state, event.data["seat"])
+def _hand_closed(state: State, event: Logged, time: int) -> State:
+    return _close(state, event.data["seat"], time)
 
 
-def _burned(state: State, event: Event) -> State:
-    data = event.data
-    hand = _play(state).hands[data["seat"]]
+def _burned(state: State, event: Logged, time: int) -> State:
+    data, play = event.data, _play(state)
+    hand = play.hands[data["seat"]]
     cards = tuple(p for p in hand.cards if p != data["position"])
     burned = (*hand.burned, data["position"])
-    play = _hands(_play(state), {hand.seat: {"cards": cards, "burned": burned, "protected": None}})
-    return evolve(state, play=_known(play, {data["position"]: data["card"]}))
+    hands = _hands(play.hands, {hand.seat: {"cards": cards, "burned": burned, "protected": None}})
+    known = _known(play, {data["position"]: data["card"]})
+    return _next(state, time, {"hands": hands, "known": known})
 
 
-def _shown(state: State, event: Event) -> State:
+def _shown(state: State, event: Logged, time: int) -> State:
     play = _play(state)
-    cards = {c["position"]: c["card"] for c in event.data["cards"]}
+    known = _known(play, {c["position"]: c["card"] for c in event.data["cards"]})
     if event.data["seat"] == play.banker:
-        return evolve(state, play=_known(play, cards, phase=SHOWDOWN, turn=None))
-    return evolve(state, play=_known(play, cards))
+        return _next(state, time, {"known": known, "phase": SHOWDOWN, "turn": None})
+    return _next(state, time, {"known": known})
 
 
-def _resolved(status: str) -> Callable[[State, Event], State]:
-    def resolve(state: State, event: Event) -> State:
-        seat, state = event.data["seat"], _money(state, event)
-        play = _hands(_play(state), {seat: {"status": status, "protected": None}})
-        return evolve(state, play=_advanced(state, play) if play.turn == seat else play)
+def _resolved(status: str) -> Callable[[State, Logged, int], State]:
+    def resolve(state: State, event: Logged, time: int) -> State:
+        seat, play, balances = event.data["seat"], _play(state), _balances(event)
+        hands = _hands(play.hands, {seat: {"status": status, "protected": None}})
+        if play.turn == seat:
+            changes = _advanced(play, hands, balances.get(BANK, 0))
+        else:
+            changes = {"hands": hands}
+        return _next(state, time, changes, balances=balances)
 
     return resolve
 
 
-def _settled(state: State, event: Event) -> State:
-    results = event.data["results"]
+def _settled(state: State, event: Logged, time: int) -> State:
+    results, balances = event.data["results"], _balances(event)
     statuses = {r["seat"]: {"status": WON if r["outcome"] == "win" else LOST} for r in results}
-    state = evolve(state, play=_hands(_play(state), statuses))
-    state = _money(state, event)
-    optional = state.options["banker_exit"] == "optional"
-    return evolve(state, exit_offer=optional and exit_condition(state) and bank(state) > 0)
+    hands = _hands(_play(state).hands, statuses)
+    # The banker's first card (for the exit) is the same in the play before and after.
+    exit_offer = (
+        state.options["banker_exit"] == "optional"
+        and exit_condition(state)
+        and balances.get(BANK, 0) > 0
+    )
+    return _next(state, time, {"hands": hands}, balances=balances, exit_offer=exit_offer)
 
 
-def _nothing(state: State, event: Event) -> State:
-    return state
+def _nothing(state: State, event: Logged, time: int) -> State:
+    return _next(state, time)
 
 
-_HANDLERS: dict[str, Callable[[State, Event], State]] = {
+_HANDLERS: dict[str, Callable[[State, Logged, int], State]] = {
     "seat_joined": _joined,
     "seat_left": _left,
     "banker_exit": _nothing,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fairdeal.events import SERVER, Draft, seat_actor
 from fairdeal.games import base, dealing, money
 from fairdeal.games.kvitlach import hands
-from fairdeal.games.kvitlach.apply import apply
+from fairdeal.games.kvitlach.apply import apply_at
 from fairdeal.games.kvitlach.options import canonical_order, deck_rules
 from fairdeal.games.kvitlach.state import (
     BANKER,
@@ -27,7 +27,7 @@ class Run(base.Run[State]):
     """The drafts of one decided command and the state after each (local, never shared)."""
 
     def __init__(self, state: State, time: int) -> None:
-        super().__init__(state, time, apply)
+        super().__init__(state, time, apply_at)
 
     @property
     def play(self) -> Play:

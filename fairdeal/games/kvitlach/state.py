@@ -100,9 +100,12 @@ def bank(state: State) -> int:
 
 def covered(play: Play | None) -> int:
     """What the bank has set aside: the bets of every hand still in play."""
-    if play is None:
-        return 0
-    return sum(hand.bet for hand in play.hands.values() if hand.status in LIVE)
+    return 0 if play is None else staked(play.hands)
+
+
+def staked(hands: Mapping[int, Hand]) -> int:
+    """The bets of the hands still in play among ``hands``."""
+    return sum(hand.bet for hand in hands.values() if hand.status in LIVE)
 
 
 def uncovered(state: State) -> int:

@@ -6,6 +6,7 @@ the hand: cards.toto21_total). Over 21 loses; a tie goes to the dealer.
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fairdeal import cards
 
@@ -21,6 +22,12 @@ class Outcome:
 
 
 def total(hand: Sequence[str]) -> int:
+    return _total(tuple(hand))
+
+
+@lru_cache(maxsize=4096)
+def _total(hand: tuple[str, ...]) -> int:
+    # Cached: the rules total the same hands at every move and again at the showdown.
     return cards.toto21_total(hand)
 
 

@@ -5,7 +5,7 @@ from fairdeal.events import SERVER, Draft
 from fairdeal.games import base
 from fairdeal.games.base import Command
 from fairdeal.games.dealing import RoundState
-from fairdeal.games.toto21.apply import apply
+from fairdeal.games.toto21.apply import apply_at
 from fairdeal.games.toto21.state import PLAYING, Hand, Toto21State
 
 _SEAT_ACTORS = {"seat:0": 0, "seat:1": 1}
@@ -19,7 +19,7 @@ class Run(base.Run[Toto21State]):
     """
 
     def __init__(self, state: Toto21State, command: Command) -> None:
-        super().__init__(state, command.time, apply)
+        super().__init__(state, command.time, apply_at)
 
     def round(self) -> RoundState:
         assert self.state.round is not None
