@@ -35,7 +35,13 @@ def _make_encoder() -> Callable[[Any], str]:
     return lambda value: "".join(encode(value, 0))
 
 
-_encode = _make_encoder()
+json_text: Callable[[Any], str] = _make_encoder()
+"""Compact JSON with sorted members, not ASCII-only: ``canonical_text`` without its checks.
+
+For comparing values as JSON where one side is known to be canonical already. Raises
+ValueError for NaN and infinities, TypeError for what JSON cannot hold, RecursionError
+for a value that contains itself; integer keys become strings, as with json.dumps.
+"""
 
 
 def canonical_bytes(value: Any) -> bytes:
@@ -50,7 +56,7 @@ def canonical_text(value: Any, depth: int = 0) -> str:
     ``utf8``, once the whole text is assembled.
     """
     _check((value,), depth - 1)
-    return _encode(value)
+    return json_text(value)
 
 
 def utf8(text: str) -> bytes:

@@ -1,8 +1,11 @@
 """The hot-path shortcuts equal the plain code they replace: the event hash formatted
-around its data, the frozen-dataclass copies and constructors, the cached card salts."""
+around its data, the frozen-dataclass copies and constructors, the cached card salts,
+hex read without a pattern, one encoding for both the canonical check and the hash."""
 
 import dataclasses
 import hashlib
+import json
+import re
 from typing import Any
 
 import pytest
@@ -10,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairdeal import randomness
-from fairdeal.canonical import MAX_SAFE_INTEGER, canonical_bytes
-from fairdeal.errors import EncodingError
-from fairdeal.events import Event
+from fairdeal.canonical import MAX_SAFE_INTEGER, canonical_bytes, json_text
+from fairdeal.errors import EncodingError, EventSchemaError
+from fairdeal.events import Event, SignedEvent
 from fairdeal.frozen import build, evolve
 from fairdeal.games.dealing import Deck, derive_deck
 from fairdeal.games.kvitlach.state import Hand
@@ -82,3 +85,84 @@ def test_a_decks_salts_are_the_card_salts_asked_again() -> None:
     for position in (0, 2, 0):
         assert deck.salt(position) == randomness.card_salt(key, position)
     assert deck == Deck(key, deck.cards)
+
+
+_HEX_TEXT = st.text(alphabet="0123456789abcdefABCDEF \n", min_size=62, max_size=66)
+
+
+@given(value=_HEX_TEXT | st.text(max_size=70) | st.binary(max_size=40) | st.integers())
+def test_reading_hex_with_fromhex_equals_the_lowercase_hex_pattern(value: Any) -> None:
+    from fairdeal.events import _hex
+
+    expected = (
+        bytes.fromhex(value)
+        if isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value)
+        else None
+    )
+    assert _hex(value, 32) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=_DATA | _ODD, seq=_INT | _ODD, prev=st.sampled_from(["0" * 64, "A" * 64, "0" * 63]))
+def test_parsing_a_signed_event_hashes_what_from_json_checked(
+    data: Any, seq: Any, prev: str
+) -> None:
+    event = {"version": 1, "table": "t", "round": "t.r1", "seq": seq, "prev": prev,
+             "time": 5, "type": "hit", "actor": "seat:1", "data": data}  # fmt: skip
+    raw = {"event": event, "hash": "ab" * 32, "key_id": "cd" * 16, "signature": "ef" * 64}
+    try:
+        expected = SignedEvent.from_json(raw)
+    except EventSchemaError as e:
+        with pytest.raises(EventSchemaError, match=re.escape(str(e))):
+            SignedEvent.parse(raw)
+    else:
+        signed, digest = SignedEvent.parse(raw)
+        assert signed == expected
+        assert digest == _plain_hash(expected.event) == expected.event.hash()
+
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=10,
+)
+
+
+@given(value=_JSON)
+def test_json_text_is_compact_sorted_json_dumps(value: Any) -> None:
+    expected = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    assert json_text(value) == expected
+
+
+def _naive_shown_cards(value: Any) -> list[Any]:
+    found = []
+    if isinstance(value, dict):
+        if {"position", "card", "salt"} <= value.keys():
+            found.append(value)
+        for item in value.values():
+            found.extend(_naive_shown_cards(item))
+    elif isinstance(value, list):
+        for item in value:
+            found.extend(_naive_shown_cards(item))
+    return found
+
+
+_SHOWN = st.fixed_dictionaries({"position": _INT, "card": _TEXT, "salt": _TEXT})
+
+
+_WITH_SHOWN = st.recursive(
+    _SCALAR | _SHOWN,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=12,
+)
+
+
+@given(data=_WITH_SHOWN)
+def test_the_verifier_finds_every_shown_card_in_document_order(data: Any) -> None:
+    from verifier.rounds import _shown_cards
+
+    assert [id(c) for c in _shown_cards(data)] == [id(c) for c in _naive_shown_cards(data)]

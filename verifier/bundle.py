@@ -14,13 +14,13 @@ prefix the two bundles share is checked to be byte-for-byte what was verified.
 """
 
 import hashlib
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fairdeal.bundle import FORMAT
+from fairdeal.canonical import json_text
 from fairdeal.events import Event
 from fairdeal.note import Checkpoint
 from verifier import log, rules
@@ -32,7 +32,6 @@ from verifier.rounds import RoundChecker, revealed_seeds
 from verifier.trust import Trust
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
-_encode = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
 _SIGNED_KEYS = {"event", "hash", "key_id", "signature"}
 _BUNDLE_KEYS = {"format", "table_id", "round_id", "events", "keys", "log"}
 _LOG_TYPES = {
@@ -167,12 +166,12 @@ def identity(raw: Any) -> bytes:
         return b""  # never equal to a verified event's identity
     try:
         return _identity(event_hash(event), raw)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         return b""
 
 
 def _identity(digest: bytes, raw: dict[str, Any]) -> bytes:
-    stated = _encode([raw["hash"], raw["key_id"], raw["signature"]])
+    stated = json_text([raw["hash"], raw["key_id"], raw["signature"]])
     return hashlib.sha256(digest + stated.encode("utf-8", "surrogatepass")).digest()
 
 

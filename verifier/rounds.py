@@ -8,7 +8,7 @@ cards ({position, card, salt}). A bug in a game's rules cannot hide from them.
 
 import hmac
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -258,15 +258,18 @@ def _same_text(value: Any, expected: str) -> bool:
     return isinstance(value, str) and hmac.compare_digest(value.encode(), expected.encode())
 
 
-def _shown_cards(value: Any) -> Iterator[Mapping[str, Any]]:
-    """Every {position, card, salt} object anywhere in an event's data."""
+def _shown_cards(
+    value: Any, found: list[Mapping[str, Any]] | None = None
+) -> list[Mapping[str, Any]]:
+    """Every {position, card, salt} object anywhere in an event's data, in document order."""
+    found = [] if found is None else found
     if isinstance(value, dict):
         if {"position", "card", "salt"} <= value.keys():
-            yield value
-        for item in value.values():
-            if isinstance(item, dict | list):
-                yield from _shown_cards(item)
-    elif isinstance(value, list):
-        for item in value:
-            if isinstance(item, dict | list):
-                yield from _shown_cards(item)
+            found.append(value)
+        value = value.values()
+    elif not isinstance(value, list):
+        return found
+    for item in value:
+        if isinstance(item, dict | list):
+            _shown_cards(item, found)
+    return found

@@ -6,17 +6,15 @@ ended. Data are compared as JSON values (``true`` is not ``1``); the logged even
 already passed step (2), so their compact sorted JSON is their canonical form.
 """
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fairdeal.canonical import json_text as _encode
 from fairdeal.errors import FairdealError, GameError
 from fairdeal.events import Draft, Event
 from fairdeal.games.base import Command, Game
 from verifier.findings import CODES, Finding
-
-_encode = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
 
 
 @dataclass(frozen=True)
@@ -60,7 +58,12 @@ def replay(
             return Replayed(table.game, state), _refused(first, e)
         except Exception as e:  # a game crashing on forged input is still a finding
             return Replayed(table.game, state), _crashed(first, e)
-        state, taken, finding = _run(table.game, state, events[index:], drafts, after)
+        if not drafts:
+            return Replayed(table.game, state), _finding(
+                "rules.mismatch", first, "the rules record nothing here"
+            )
+        run = events[index : index + len(drafts)]  # not all the rest: that is O(n^2) in all
+        state, taken, finding = _run(table.game, state, run, drafts, after)
         if finding is not None:
             return Replayed(table.game, state), finding
         if taken < len(drafts):
@@ -85,8 +88,6 @@ def _run(
     game: Game, state: Any, events: Sequence[Event], drafts: list[Draft], after: Any
 ) -> tuple[Any, int, Finding | None]:
     first = events[0]
-    if not drafts:
-        return state, 0, _finding("rules.mismatch", first, "the rules record nothing here")
     for draft, event in zip(drafts, events, strict=False):
         # (11) every event of the run is exactly what the rules decide
         if not _same(event, draft) or event.time != first.time:
@@ -116,8 +117,8 @@ def _same(event: Event, draft: Draft) -> bool:
     if (event.type, event.actor, event.round) != (draft.type, draft.actor, draft.round):
         return False
     try:
-        return _encode(dict(event.data)) == _encode(dict(draft.data))
-    except (TypeError, ValueError):
+        return _encode(event.data) == _encode(dict(draft.data))
+    except (TypeError, ValueError, RecursionError):
         return False
 
 
@@ -128,7 +129,7 @@ def _with_data(reason: str, event: Event, draft: Draft) -> str:
         for key in sorted(set(event.data) | set(draft.data)):
             if _encode(event.data.get(key)) != _encode(draft.data.get(key)):
                 return f"{event.type}: the rules give {key}={_encode(draft.data.get(key))[:60]}"
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         pass
     return reason
 
