@@ -281,20 +281,39 @@ def _table_of(round_id: str) -> str:
 
 
 def _check_json_body() -> None:
-    """Refuse bodies that are not JSON, not UTF-8, or nested deeper than the log allows."""
+    """Refuse bodies that are not JSON (NaN, a repeated key), not UTF-8, over the size limit,
+    or nested deeper than the log allows."""
     if request.method not in ("POST", "PUT", "PATCH"):
         return
     raw = request.get_data(cache=True)
     if not raw:
         return
+    # A body sent without a length (chunked) is cut at the limit without an error: refuse it
+    # rather than act on its first bytes.
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None and len(raw) >= limit:
+        raise TooLargeError("the request body is too large")
     if not request.is_json:
         raise BadRequestError("send JSON with Content-Type: application/json")
     try:
-        value = json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
+        value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except (ValueError, RecursionError) as e:
         raise MalformedJsonError(f"the body is not valid UTF-8 JSON: {e}") from None
     if _depth(value) > MAX_JSON_DEPTH:
         raise MalformedJsonError(f"JSON nested deeper than {MAX_JSON_DEPTH}")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object, refused if a key repeats: parsers disagree on which copy counts."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise ValueError("a key repeats in an object")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def _depth(value: Any) -> int:

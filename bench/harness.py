@@ -1,0 +1,506 @@
+"""What the benchmarks (and the reliability tests) share: servers in their own processes, bots
+that play both games over plain HTTP, and the figures they print.
+
+A server is started as a separate process on a loopback port, so that load and service do not
+share a GIL, and is ready when ``/healthz`` answers. ``python -m bench.harness serve ...`` (from
+the repository root) runs the bare-Flask baseline or fairdeal itself; the reliability tests
+start ``python -m api.cli serve`` instead, the command a deployment runs.
+
+Bots play whole tables of Toto21 and Kvitlach with random legal moves, as ``fairdeal demo``
+does: each looks at the seats' views, sends one move, and keeps every receipt. Every POST
+after the table's seats carries an Idempotency-Key, so a request whose answer was lost (a
+server killed mid-request) is sent again and answered once. Requests go to a random port of
+the ones given: several service processes share one table.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_MOVES_PER_ROUND = 300
+MAX_ROUNDS_PER_TABLE = 40
+TOTO21 = {"target": 10, "stake": 10}
+KVITLACH = {"bank_funding": 100, "decks": 2}
+KVITLACH_SEATS, KVITLACH_BUY_IN = 3, 1000
+# Moves a bot never picks: seating is done once, at the start.
+NOT_PLAYED = {"seat_left", "seat_joined", "joiner_accepted", "joiner_rejected"}
+
+
+# Servers
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Process:
+    """A server process on a loopback port."""
+
+    argv: list[str]
+    port: int
+    env: dict[str, str]
+    log: Path | None = None
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> "Process":
+        sink = self.log.open("ab") if self.log else subprocess.DEVNULL
+        try:
+            self.process = subprocess.Popen(
+                self.argv, cwd=ROOT, env=self.env, stdout=sink, stderr=sink
+            )
+        finally:
+            if self.log:
+                sink.close()  # type: ignore[union-attr]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.argv} exited with {self.process.returncode}")
+            if _healthy(self.port):
+                return self
+            time.sleep(0.02)
+        self.kill()
+        raise RuntimeError(f"{self.argv} did not answer on port {self.port}")
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up, no flush; what was committed must be all that counts."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        if self.process is not None:
+            self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def _healthy(port: int) -> bool:
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+        connection.request("GET", "/healthz")
+        ok = connection.getresponse().status == 200
+        connection.close()
+        return ok
+    except (OSError, http.client.HTTPException):
+        return False
+
+
+def bench_server(which: str, port: int, folder: str, database_url: str = "") -> Process:
+    """The baseline ("bare") or fairdeal, as ``serve`` runs them, not yet started."""
+    argv = [sys.executable, "-m", "bench.harness", "serve", which, "--port", str(port)]
+    argv += ["--folder", folder, "--database-url", database_url]
+    return Process(argv, port, dict(os.environ))
+
+
+def serve(which: str, port: int, folder: str, database_url: str) -> None:
+    """Run one app on loopback with werkzeug's threaded server (``fairdeal serve``'s)."""
+    from werkzeug.serving import make_server
+
+    # A thread that waits on fsync while holding the database lock should get the GIL back
+    # soon after; the default 5 ms switch interval lets busy HTTP threads keep it longer.
+    sys.setswitchinterval(0.0005)
+    if which == "bare":
+        app = bare_app(folder, database_url)
+    else:
+        from api.app import create_app
+        from api.config import Config
+
+        config = Config(instance_path=Path(folder), database_url=database_url, sweep_interval_s=0)
+        app = create_app(config)
+    make_server("127.0.0.1", port, app, threaded=True).serve_forever()
+
+
+def bare_app(folder: str, database_url: str) -> Any:
+    """The baseline: one durable insert per request, on SQLite (WAL, synchronous=FULL, BEGIN
+    IMMEDIATE) or, given a PostgreSQL URL, in one transaction there."""
+    from flask import Flask
+
+    app = Flask("bare")
+    insert = _postgres_insert(database_url) if database_url else _sqlite_insert(folder)
+
+    @app.post("/insert")
+    def endpoint() -> dict[str, int]:
+        return {"id": insert("x" * 200)}
+
+    @app.get("/healthz")
+    def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    return app
+
+
+def _sqlite_insert(folder: str) -> Callable[[str], int]:
+    import sqlite3
+
+    path = os.path.join(folder, "bare.sqlite3")
+    local = threading.local()
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE IF NOT EXISTS hits (id INTEGER PRIMARY KEY, body TEXT)")
+
+    def insert(body: str) -> int:
+        if not hasattr(local, "db"):
+            local.db = sqlite3.connect(path, isolation_level=None, timeout=30)
+            local.db.execute("PRAGMA journal_mode=WAL")
+            local.db.execute("PRAGMA synchronous=FULL")
+        local.db.execute("BEGIN IMMEDIATE")
+        cursor = local.db.execute("INSERT INTO hits (body) VALUES (?)", (body,))
+        local.db.execute("COMMIT")
+        return cursor.lastrowid or 0
+
+    return insert
+
+
+def _postgres_insert(url: str) -> Callable[[str], int]:
+    import psycopg
+
+    local = threading.local()
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute("CREATE TABLE IF NOT EXISTS hits (id BIGSERIAL PRIMARY KEY, body TEXT)")
+
+    def insert(body: str) -> int:
+        if not hasattr(local, "db"):
+            local.db = psycopg.connect(url, autocommit=False)
+        with local.db.transaction():
+            row = local.db.execute("INSERT INTO hits (body) VALUES (%s) RETURNING id", (body,))
+            return int(row.fetchone()[0])
+
+    return insert
+
+
+# HTTP
+
+
+class Unreachable(Exception):  # noqa: N818 - a condition, not a bug
+    """No server answered within the client's patience."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    body: Any
+
+
+@dataclass
+class Stats:
+    """Every request's latency and outcome; errors are 5xx and failed connections."""
+
+    actions: list[float] = field(default_factory=list)  # POSTs: what changes a table
+    reads: list[float] = field(default_factory=list)
+    refusals: Counter[str] = field(default_factory=Counter)
+    errors: Counter[str] = field(default_factory=Counter)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def record(self, method: str, elapsed: float, reply: Reply | None, failure: str = "") -> None:
+        with self.lock:
+            if reply is None:
+                self.errors[failure] += 1
+                return
+            (self.actions if method == "POST" else self.reads).append(elapsed)
+            if reply.status >= 500:
+                self.errors[f"{reply.status} {_code(reply.body)}"] += 1
+            elif reply.status >= 400:
+                self.refusals[_code(reply.body)] += 1
+
+
+def _code(body: Any) -> str:
+    try:
+        return str(body["error"]["code"])
+    except (KeyError, TypeError):
+        return "?"
+
+
+class Http:
+    """Requests to the service on any of ``ports``; with ``patience``, a request that finds no
+    server (killed, restarting) is sent again, with the same Idempotency-Key, until one answers
+    or ``stop`` is set."""
+
+    def __init__(
+        self,
+        ports: Sequence[int],
+        stats: Stats,
+        rng: random.Random,
+        patience: float = 0.0,
+        stop: threading.Event | None = None,
+    ) -> None:
+        self.ports, self.stats, self.rng = list(ports), stats, rng
+        self.patience, self.stop = patience, stop or threading.Event()
+
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        key: str | None = None,
+    ) -> Reply:
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        if key:
+            headers["Idempotency-Key"] = key
+        data = None if body is None else json.dumps(body)
+        give_up = time.monotonic() + self.patience
+        while True:
+            started = time.perf_counter()
+            try:
+                reply = self._once(method, path, data, headers)
+            except (OSError, http.client.HTTPException, ValueError) as e:
+                self.stats.record(method, 0.0, None, type(e).__name__)
+                if time.monotonic() > give_up or self.stop.is_set():
+                    raise Unreachable(f"{method} {path}: {e}") from e
+                time.sleep(0.02)
+                continue
+            self.stats.record(method, time.perf_counter() - started, reply)
+            return reply
+
+    def _once(self, method: str, path: str, data: str | None, headers: Mapping[str, str]) -> Reply:
+        port = self.rng.choice(self.ports)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        try:
+            connection.request(method, path, data, dict(headers))
+            response = connection.getresponse()
+            return Reply(response.status, json.loads(response.read() or b"null"))
+        finally:
+            connection.close()
+
+
+# Bots
+
+
+@dataclass
+class Seated:
+    """A table a bot plays: its seats' tokens, and every receipt it was given."""
+
+    table_id: str
+    game: str
+    tokens: dict[int, str]
+    receipts: list[dict[str, Any]] = field(default_factory=list)
+
+
+Keep = Callable[[Seated], None]
+
+
+class Bot:
+    """Plays tables one after another until ``deadline``: seats, rounds, random legal moves."""
+
+    def __init__(
+        self, http: Http, name: str, game: str, deadline: float, keep: Keep | None = None
+    ) -> None:
+        self.http, self.name, self.game, self.deadline = http, name, game, deadline
+        self.rng = http.rng
+        self.keep = keep or (lambda seated: None)
+        self.sent = 0
+
+    def running(self) -> bool:
+        return time.monotonic() < self.deadline and not self.http.stop.is_set()
+
+    def run(self) -> None:
+        try:
+            while self.running():
+                seated = self.seat()
+                if seated is not None:
+                    self.play(seated)
+        except Unreachable:
+            return  # stopped while the server was away
+
+    def seat(self) -> Seated | None:
+        """A new table with every seat taken; None if an answer was lost (a join's token
+        cannot be asked for again: that table is left as it is)."""
+        create: dict[str, Any] = {"game": self.game}
+        create.update(
+            {"options": TOTO21}
+            if self.game == "toto21"
+            else {"options": KVITLACH, "join": {"buy_in": KVITLACH_BUY_IN}}
+        )
+        try:
+            created = self.http.call("POST", "/v1/tables", create)
+            if created.status != 201:
+                return None
+            table_id = created.body["table_id"]
+            seated = Seated(table_id, self.game, {0: created.body["token"]}, [])
+            seated.receipts += created.body["events"]
+            self.keep(seated)  # its receipts count even if a join's answer is lost
+            join = {} if self.game == "toto21" else {"buy_in": KVITLACH_BUY_IN}
+            for _ in range(1 if self.game == "toto21" else KVITLACH_SEATS - 1):
+                joined = self._post_once(f"/v1/tables/{table_id}/seats", {"join": join})
+                seated.tokens[joined.body["seat"]] = joined.body["token"]
+                seated.receipts += joined.body["events"]
+        except (Unreachable, KeyError, TypeError):
+            return None
+        if self.game == "toto21":
+            path = f"/v1/tables/{table_id}/seats/1/decision"
+            if self.post(seated, path, {"accept": True}, 0).status != 200:
+                return None
+        return seated
+
+    def _post_once(self, path: str, body: Any) -> Reply:
+        saved, self.http.patience = self.http.patience, 0.0
+        try:
+            return self.http.call("POST", path, body)
+        finally:
+            self.http.patience = saved
+
+    def post(self, seated: Seated, path: str, body: Any, seat: int) -> Reply:
+        """A POST with a fresh Idempotency-Key, sent again (same key) if its answer is lost."""
+        self.sent += 1
+        key = f"{self.name}-{self.sent}"
+        reply = self.http.call("POST", path, body, seated.tokens[seat], key)
+        if reply.status < 300:
+            seated.receipts += reply.body.get("events", [])
+        return reply
+
+    def play(self, seated: Seated) -> None:
+        for _ in range(MAX_ROUNDS_PER_TABLE):
+            if not self.running():
+                return
+            opener = min(seated.tokens)
+            opened = self.post(seated, f"/v1/tables/{seated.table_id}/rounds", {}, opener)
+            if opened.status != 201:
+                return  # the match is over, or someone is broke: next table
+            self.finish(seated, opened.body["round_id"])
+
+    def finish(self, seated: Seated, round_id: str) -> bool:
+        """Move until the round is revealed; False if it was not (time ran out, or stuck)."""
+        for _ in range(MAX_MOVES_PER_ROUND):
+            if not self.running():
+                return False
+            move = self.next_move(seated, round_id)
+            if move is None:
+                return self.revealed(seated, round_id)
+            seat, kind = move
+            self.send(seated, round_id, seat, kind)
+        return False
+
+    def next_move(self, seated: Seated, round_id: str) -> tuple[int, str] | None:
+        """A seat with something to do, and one of its moves, at random."""
+        seats = list(seated.tokens)
+        self.rng.shuffle(seats)
+        for seat in seats:
+            view = self.http.call("GET", f"/v1/tables/{seated.table_id}", token=seated.tokens[seat])
+            if view.status != 200 or view.body.get("current_round") != round_id:
+                return None
+            legal = [k for k in view.body["legal_actions"] if k not in NOT_PLAYED]
+            if legal:
+                return seat, self.rng.choice(legal)
+        return None
+
+    def send(self, seated: Seated, round_id: str, seat: int, kind: str) -> Reply:
+        table = seated.table_id
+        if kind == "client_seed":
+            body: dict[str, Any] = {"seed": f"{self.name}-{self.rng.getrandbits(64):x}"}
+            return self.post(seated, f"/v1/rounds/{round_id}/seeds", body, seat)
+        if kind == "banker_exit":
+            return self.post(seated, f"/v1/tables/{table}/actions", {"type": kind}, seat)
+        data = {"amount": self.rng.randint(1, 20)} if kind == "bet" else {}
+        path = f"/v1/rounds/{round_id}/actions"
+        reply = self.post(seated, path, {"type": kind, "data": data}, seat)
+        if kind == "bet" and reply.status == 422:
+            reply = self.post(seated, path, {"type": kind, "data": {"amount": 1}}, seat)
+        return reply
+
+    def revealed(self, seated: Seated, round_id: str) -> bool:
+        return any(
+            e["event"]["type"] == "round_revealed" and e["event"]["round"] == round_id
+            for e in seated.receipts[-20:]
+        )
+
+    def resume(self, seated: Seated) -> bool:
+        """Finish the table's current round, if one is under way (after a crash)."""
+        view = self.http.call("GET", f"/v1/tables/{seated.table_id}", token=seated.tokens[0])
+        round_id = view.body.get("current_round")
+        current = (view.body.get("view") or {}).get("round") or {}
+        if round_id is None or current.get("revealed"):
+            return True
+        return self.finish(seated, round_id)
+
+
+def run_bots(bots: Sequence[Bot]) -> float:
+    """Run every bot on its own thread; the seconds they took together."""
+    threads = [threading.Thread(target=bot.run, name=bot.name) for bot in bots]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - started
+
+
+def run_inserts(
+    ports: list[int], stats: Stats, rng: random.Random, deadline: float, threads: int
+) -> float:
+    """``threads`` loops of baseline inserts until ``deadline``; the seconds they took."""
+
+    def work(seed: float) -> None:
+        http = Http(ports, stats, random.Random(seed))
+        while time.monotonic() < deadline:
+            http.call("POST", "/insert", {"x": 1})
+
+    workers = [threading.Thread(target=work, args=(rng.random(),)) for _ in range(threads)]
+    started = time.perf_counter()
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return time.perf_counter() - started
+
+
+# Figures
+
+
+def summary(latencies: Sequence[float], elapsed: float) -> dict[str, float]:
+    ordered = sorted(latencies) or [0.0]
+    return {
+        "rate": len(latencies) / elapsed,
+        "p50": statistics.median(ordered) * 1000,
+        "p99": ordered[max(0, int(len(ordered) * 0.99) - 1)] * 1000,
+        "count": len(latencies),
+    }
+
+
+def line(label: str, figures: Mapping[str, float], errors: Mapping[str, int] | None) -> str:
+    return (
+        f"{label:28} {figures['rate']:8.1f} actions/s  p50 {figures['p50']:6.1f} ms  "
+        f"p99 {figures['p99']:6.1f} ms  ({figures['count']:.0f} requests, "
+        f"errors: {dict(errors or {}) or 'none'})"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="serve one benchmark app (internal)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("serve")
+    run.add_argument("which", choices=("bare", "fairdeal"))
+    run.add_argument("--port", type=int, required=True)
+    run.add_argument("--folder", required=True)
+    run.add_argument("--database-url", default="")
+    args = parser.parse_args()
+    serve(args.which, args.port, args.folder, args.database_url)
+
+
+if __name__ == "__main__":
+    main()
