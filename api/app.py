@@ -93,7 +93,7 @@ def get_table(table_id: str) -> dict[str, Any]:
 @tables.response(200, schemas.EventListSchema)
 def get_table_events(query: dict[str, Any], table_id: str) -> dict[str, Any]:
     """The table's public signed chain from a seq on (hidden cards only as commitments)."""
-    return {"events": service().table_events(table_id, query["from_seq"])}
+    return {"events": service().published.table_events(table_id, query["from_seq"])}
 
 
 @tables.route("/tables/<table_id>/seats", methods=["POST"])
@@ -175,14 +175,14 @@ def get_round(round_id: str) -> dict[str, Any]:
 @tables.response(200, schemas.EventListSchema)
 def get_round_events(round_id: str) -> dict[str, Any]:
     """The round's public signed events."""
-    return {"events": service().round_events(round_id)}
+    return {"events": service().published.round_events(round_id)}
 
 
 @tables.route("/rounds/<round_id>/bundle", methods=["GET"])
 @tables.response(200)
 def get_bundle(round_id: str) -> dict[str, Any]:
     """After the reveal: everything needed to verify the round offline."""
-    return service().bundle(round_id)
+    return service().published.bundle(round_id)
 
 
 # The transparency log, keys and export
@@ -192,7 +192,7 @@ def get_bundle(round_id: str) -> dict[str, Any]:
 @logs.response(200, schemas.CheckpointSchema)
 def get_checkpoint() -> dict[str, Any]:
     """The latest signed checkpoint (a C2SP signed note)."""
-    return service().checkpoint()
+    return service().published.checkpoint()
 
 
 @logs.route("/log/inclusion", methods=["GET"])
@@ -200,7 +200,7 @@ def get_checkpoint() -> dict[str, Any]:
 @logs.response(200, schemas.InclusionSchema)
 def get_inclusion(query: dict[str, Any]) -> dict[str, Any]:
     """An RFC 9162 inclusion proof of a finished round's head in a tree size."""
-    return service().inclusion(query["round"], query["size"])
+    return service().published.inclusion(query["round"], query["size"])
 
 
 @logs.route("/log/consistency", methods=["GET"])
@@ -208,14 +208,14 @@ def get_inclusion(query: dict[str, Any]) -> dict[str, Any]:
 @logs.response(200, schemas.ConsistencySchema)
 def get_consistency(query: dict[str, Any]) -> dict[str, Any]:
     """An RFC 9162 consistency proof between two tree sizes."""
-    return service().consistency(query["first"], query["second"])
+    return service().published.consistency(query["first"], query["second"])
 
 
 @logs.route("/keys", methods=["GET"])
 @logs.response(200, schemas.KeysSchema)
 def get_keys() -> dict[str, Any]:
     """Every signing key by id (old keys stay listed), and the log's verifier key."""
-    return service().key_list()
+    return service().published.key_list()
 
 
 @logs.route("/export", methods=["GET"])
@@ -224,7 +224,7 @@ def get_keys() -> dict[str, Any]:
 def export(query: dict[str, Any]) -> Response:
     """(Operator) A streamed JSONL export of finished rounds' bundles."""
     _require_operator()
-    bundles = service().export(query["since"], query["until"], query["table"])
+    bundles = service().published.export(query["since"], query["until"], query["table"])
     lines: Iterator[str] = (json.dumps(b, separators=(",", ":")) + "\n" for b in bundles)
     return Response(stream_with_context(lines), mimetype="application/jsonl")
 

@@ -7,37 +7,34 @@ touches the table and by the sweeper.
 """
 
 import secrets
-import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar, cast
 
 from api.config import Config
 from api.errors import (
-    ConflictError,
     ForbiddenError,
     IdempotencyKeyReusedError,
     NotFoundError,
     OverLimitError,
     RoundNotCurrentError,
-    RoundNotFinishedError,
     TableFullError,
     UnauthorizedError,
     from_core,
 )
 from api.keystore import Keys
+from api.live import Live, LiveTables
+from api.publishing import Publisher
 from api.storage import IdempotencyRow, Store, Transaction
 from api.tokens import new_token, token_hash
 from api.transparency import TransparencyLog
 from fairdeal import randomness
-from fairdeal.bundle import LogEntry, make_bundle
 from fairdeal.errors import FairdealError, GameError, OutOfTurnError
-from fairdeal.events import SERVER, ChainHead, SignedEvent, seat_actor
+from fairdeal.events import SERVER, SignedEvent, seat_actor
 from fairdeal.games import registry
 from fairdeal.games.base import Command, Game
-from fairdeal.keys import public_key_pem
-from fairdeal.table import Table, create, execute
+from fairdeal.table import create, execute
 
 Clock = Callable[[], int]
 T = TypeVar("T")
@@ -48,19 +45,6 @@ JOIN = "seat_joined"
 
 def wall_clock() -> int:
     return time.time_ns() // 1_000_000
-
-
-@dataclass(frozen=True)
-class Live:
-    """A table as this process last saw it, with the round that is current."""
-
-    table: Table
-    current_round: str | None = None
-    rounds_opened: int = 0
-
-    @property
-    def table_id(self) -> str:
-        return self.table.head.table
 
 
 @dataclass(frozen=True)
@@ -85,8 +69,8 @@ class Service:
         self.store, self.keys, self.config, self.clock = store, keys, config, clock
         self.games = dict(games or registry())
         self.log = TransparencyLog(config.log_origin, keys.signer)
-        self._live: dict[str, Live] = {}
-        self._live_lock = threading.Lock()
+        self.live = LiveTables(self.games)
+        self.published = Publisher(store, keys, config, self.log, clock)
 
     # Tables and seats
 
@@ -109,7 +93,7 @@ class Service:
                 lambda: self._run(txn, Live(table), Command(JOIN, seat_actor(0), now, join))
             )
             token = self._issue_token(txn, table_id, 0)
-        self._remember(live)
+        self.live.remember(live)
         return {
             "table_id": table_id,
             "seat": 0,
@@ -200,99 +184,12 @@ class Service:
         return self._write(table_id, step)
 
     def round_view(self, round_id: str, token: str | None) -> dict[str, Any]:
-        row = self._round_row(round_id)
+        row = self.published.round_row(round_id)
         view = self.table_view(row.table_id, token)
         view.update(round_id=round_id, commitment=randomness.seed_commitment(row.server_seed).hex())
         if view["current_round"] != round_id:
             view.update(view=None, legal_actions=[], note="a past round: see its events or bundle")
         return view
-
-    def table_events(self, table_id: str, from_seq: int) -> list[dict[str, Any]]:
-        with self.store.transaction() as txn:
-            if txn.lock_table(table_id) is None:
-                raise NotFoundError(f"no table {table_id!r}")
-            return txn.events(table_id, from_seq)
-
-    def round_events(self, round_id: str) -> list[dict[str, Any]]:
-        row = self._round_row(round_id)
-        with self.store.transaction() as txn:
-            return txn.round_events(row.table_id, round_id)
-
-    def bundle(self, round_id: str) -> dict[str, Any]:
-        with self.store.transaction() as txn:
-            return self._bundle(txn, round_id)
-
-    def export(
-        self, since: int | None, until: int | None, table_id: str | None
-    ) -> Iterator[dict[str, Any]]:
-        """Finished rounds' bundles in log order, a page per short transaction."""
-        after = -1
-        while True:
-            with self.store.transaction() as txn:
-                rows = txn.finished_rounds(since, until, table_id, after, self.config.export_page)
-                bundles = [self._bundle(txn, row.round_id) for row in rows]
-            yield from bundles
-            if len(rows) < self.config.export_page:
-                return
-            after = rows[-1].leaf_index or 0
-
-    # The transparency log
-
-    def checkpoint(self) -> dict[str, Any]:
-        with self._failing_safely(), self.store.transaction() as txn:
-            row = self.log.latest(txn, self.clock())
-        return {"size": row.size, "root_hash": row.root_hash.hex(), "note": row.note}
-
-    def inclusion(self, round_id: str, size: int | None) -> dict[str, Any]:
-        with self.store.transaction() as txn:
-            row = txn.get_round(round_id)
-            if row is None:
-                raise NotFoundError(f"no round {round_id!r}")
-            if row.leaf_index is None:
-                raise RoundNotFinishedError(f"round {round_id!r} is not in the log")
-            tree = self.log.tree(txn)
-            size = tree.size if size is None else size
-            if not row.leaf_index < size <= tree.size:
-                raise ConflictError(f"size must be in {row.leaf_index + 1}..{tree.size}")
-            proof = tree.inclusion_proof(row.leaf_index, size)
-            return {
-                "round_id": round_id,
-                "leaf_index": row.leaf_index,
-                "tree_size": size,
-                "head_hash": (row.head_hash or b"").hex(),
-                "root_hash": tree.root(size).hex(),
-                "proof": [h.hex() for h in proof],
-            }
-
-    def consistency(self, first: int, second: int) -> dict[str, Any]:
-        with self.store.transaction() as txn:
-            tree = self.log.tree(txn)
-            if not 0 < first <= second <= tree.size:
-                raise ConflictError(f"sizes must satisfy 0 < from <= to <= {tree.size}")
-            proof = tree.consistency_proof(first, second)
-            return {
-                "from": first,
-                "to": second,
-                "from_root": tree.root(first).hex(),
-                "to_root": tree.root(second).hex(),
-                "proof": [h.hex() for h in proof],
-            }
-
-    def key_list(self) -> dict[str, Any]:
-        current = self.keys.signer.key_id
-        keys = [
-            {
-                "key_id": kid,
-                "public_key_pem": public_key_pem(self.keys.key_set().public_key(kid)).decode(),
-                "current": kid == current,
-            }
-            for kid in self.keys.key_set().ids()
-        ]
-        return {
-            "keys": keys,
-            "log": {"origin": self.log.origin, "verifier_key": self.log.verifier_key()},
-            "development_key": self.keys.development,
-        }
 
     # Inside a transaction
 
@@ -313,7 +210,7 @@ class Service:
             if row is None:
                 raise NotFoundError(f"no table {table_id!r}")
             now = self.clock()
-            live, _ = self._apply_due(txn, self._load(txn, table_id), now)
+            live, _ = self._apply_due(txn, self.live.load(txn, table_id), now)
             replayed = self._replayed(txn, table_id, idempotency)
             if replayed is not None:
                 return cast(T, replayed)
@@ -326,7 +223,7 @@ class Service:
             deadline = self._next_deadline(live)
             if deadline != row.next_deadline:
                 txn.set_deadline(table_id, deadline)
-        self._remember(live)
+        self.live.remember(live)
         if refusal is not None:
             raise from_core(refusal) from refusal
         return result
@@ -353,12 +250,10 @@ class Service:
 
     def _follow(self, txn: Transaction, live: Live, receipt: SignedEvent) -> Live:
         event = receipt.event
-        if event.type == "round_opened":
-            return replace(live, current_round=event.round, rounds_opened=live.rounds_opened + 1)
         if event.type == "round_revealed" and event.round is not None:
             index = self.log.append_round(txn, event.round, receipt.hash, event.time)
             txn.finish_round(event.round, receipt.hash, index, event.time)
-        return live
+        return live.followed(receipt)
 
     def _apply_due(self, txn: Transaction, live: Live, now: int) -> tuple[Live, list[Any]]:
         receipts: list[Any] = []
@@ -374,37 +269,6 @@ class Service:
         command = live.table.game.due(live.table.state, FAR_FUTURE)
         deadline = command.data.get("deadline") if command is not None else None
         return deadline if isinstance(deadline, int) else None
-
-    def _load(self, txn: Transaction, table_id: str) -> Live:
-        """The table from this process's cache, topped up with events it has not seen."""
-        with self._live_lock:
-            live = self._live.get(table_id)
-        start = 0 if live is None else live.table.head.next_seq
-        for raw in txn.events(table_id, start):
-            signed = SignedEvent.from_json(raw)
-            live = self._fold(live, signed)
-        if live is None:
-            raise NotFoundError(f"no table {table_id!r}")
-        return live
-
-    def _fold(self, live: Live | None, signed: SignedEvent) -> Live:
-        event = signed.event
-        if live is None:
-            game = self.games[event.data["game"]]
-            head = ChainHead(event.table).advance(event, signed.hash)
-            return Live(Table(game, game.new(event.data["options"]), head))
-        table = live.table
-        state = table.game.apply(table.state, event)
-        live = replace(live, table=Table(table.game, state, table.head.advance(event, signed.hash)))
-        if event.type == "round_opened":
-            live = replace(live, current_round=event.round, rounds_opened=live.rounds_opened + 1)
-        return live
-
-    def _remember(self, live: Live) -> None:
-        with self._live_lock:
-            known = self._live.get(live.table_id)
-            if known is None or known.table.head.next_seq <= live.table.head.next_seq:
-                self._live[live.table_id] = live
 
     def _secret(self, txn: Transaction, round_id: str | None) -> bytes | None:
         row = txn.get_round(round_id) if round_id else None
@@ -472,38 +336,6 @@ class Service:
             txn.put_idempotent(
                 table_id, idempotency.key, IdempotencyRow(idempotency.request_hash, 200, result)
             )
-
-    def _round_row(self, round_id: str) -> Any:
-        with self.store.transaction() as txn:
-            row = txn.get_round(round_id)
-        if row is None:
-            raise NotFoundError(f"no round {round_id!r}")
-        return row
-
-    def _bundle(self, txn: Transaction, round_id: str) -> dict[str, Any]:
-        row = txn.get_round(round_id)
-        if row is None:
-            raise NotFoundError(f"no round {round_id!r}")
-        if row.leaf_index is None or row.head_hash is None:
-            raise RoundNotFinishedError(
-                f"round {round_id!r} is not finished: no bundle before the reveal"
-            )
-        last = txn.round_events(row.table_id, round_id)[-1]["event"]["seq"]
-        events = txn.events(row.table_id)[: last + 1]
-        checkpoint = txn.latest_checkpoint()  # read first: the tree is then at least as new
-        tree = self.log.tree(txn)
-        assert checkpoint is not None and checkpoint.size > row.leaf_index
-        proof = tree.inclusion_proof(row.leaf_index, checkpoint.size)
-        entry = LogEntry(
-            origin=self.log.origin,
-            verifier_key=self.log.verifier_key(),
-            leaf_index=row.leaf_index,
-            head_hash=row.head_hash.hex(),
-            tree_size=checkpoint.size,
-            inclusion_proof=tuple(h.hex() for h in proof),
-            checkpoint=checkpoint.note,
-        )
-        return make_bundle(row.table_id, round_id, events, self.key_list()["keys"], entry)
 
     def _guard(self, make: Callable[[], Any]) -> Any:
         try:

@@ -102,7 +102,7 @@ def _seated(url: str, seated: Seated, seat: int) -> bool:
 def _assert_is_its_replay(server: Server, seated: Seated) -> None:
     events = events_of(server.url, seated.table_id)
     replayed = table.replay(registry(), [SignedEvent.from_json(e).event for e in events])
-    live = server.service._live[seated.table_id].table  # what the service holds
+    live = server.service.live[seated.table_id].table  # what the service holds
     assert live.head == replayed.head
     assert live.state == replayed.state
     seeds = table.revealed_seeds(SignedEvent.from_json(e).event for e in events)

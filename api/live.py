@@ -1,0 +1,79 @@
+"""The tables this process has seen: each the fold of its logged events, topped up on use.
+
+Under the table's lock a request reads only the events the cache has not folded yet, so
+several processes can share one database and each keeps its own cache.
+"""
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from api.errors import NotFoundError
+from api.storage import Transaction
+from fairdeal.events import ChainHead, SignedEvent
+from fairdeal.games.base import Game
+from fairdeal.table import Table
+
+
+@dataclass(frozen=True)
+class Live:
+    """A table as this process last saw it, with the round that is current."""
+
+    table: Table
+    current_round: str | None = None
+    rounds_opened: int = 0
+
+    @property
+    def table_id(self) -> str:
+        return self.table.head.table
+
+    def followed(self, signed: SignedEvent) -> "Live":
+        """After one more of the table's events (already applied to ``table`` or not)."""
+        event = signed.event
+        if event.type == "round_opened":
+            return replace(live_round(self, event.round), rounds_opened=self.rounds_opened + 1)
+        return self
+
+
+def live_round(live: Live, round_id: str | None) -> Live:
+    return replace(live, current_round=round_id)
+
+
+class LiveTables:
+    def __init__(self, games: Mapping[str, Game]) -> None:
+        self.games = games
+        self._tables: dict[str, Live] = {}
+        self._lock = threading.Lock()
+
+    def __getitem__(self, table_id: str) -> Live:
+        with self._lock:
+            return self._tables[table_id]
+
+    def load(self, txn: Transaction, table_id: str) -> Live:
+        """The table from the cache, topped up with the events it has not seen."""
+        with self._lock:
+            live = self._tables.get(table_id)
+        start = 0 if live is None else live.table.head.next_seq
+        for raw in txn.events(table_id, start):
+            live = self._fold(live, SignedEvent.from_json(raw))
+        if live is None:
+            raise NotFoundError(f"no table {table_id!r}")
+        return live
+
+    def remember(self, live: Live) -> None:
+        """Keep ``live`` unless the cache already holds a later state of the table."""
+        with self._lock:
+            known = self._tables.get(live.table_id)
+            if known is None or known.table.head.next_seq <= live.table.head.next_seq:
+                self._tables[live.table_id] = live
+
+    def _fold(self, live: Live | None, signed: SignedEvent) -> Live:
+        event = signed.event
+        if live is None:
+            game = self.games[event.data["game"]]
+            head = ChainHead(event.table).advance(event, signed.hash)
+            return Live(Table(game, game.new(event.data["options"]), head))
+        table = live.table
+        state = table.game.apply(table.state, event)
+        advanced = Table(table.game, state, table.head.advance(event, signed.hash))
+        return replace(live, table=advanced).followed(signed)
