@@ -8,7 +8,6 @@ connection's search_path and dropped afterwards; when no server answers, the Pos
 case skips and says why.
 """
 
-import os
 import socket
 import threading
 import uuid
@@ -27,7 +26,6 @@ from api.config import Config
 
 OPERATOR_TOKEN = "operator-secret-for-tests"
 START = 1_767_225_600_000  # 2026-01-01T00:00:00Z in ms
-POSTGRES_URL = os.environ.get("FAIRDEAL_TEST_POSTGRES_URL", "postgresql://127.0.0.1:5432/test")
 
 
 class ManualClock:
@@ -140,19 +138,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
         yield running
     finally:
         stop_server(running, http)
-
-
-@pytest.fixture(scope="session")
-def postgres_url() -> str:
-    psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed")
-    info = psycopg.conninfo.conninfo_to_dict(POSTGRES_URL)
-    where = f"{info.get('host', 'localhost')}:{info.get('port', 5432)}"
-    try:
-        with psycopg.connect(POSTGRES_URL, connect_timeout=3):
-            pass
-    except psycopg.Error as e:
-        pytest.skip(f"PostgreSQL not reachable at {where}: {' '.join(str(e).split())}")
-    return POSTGRES_URL
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -6,7 +6,6 @@ through the connection's search_path and dropped afterwards; when no server answ
 PostgreSQL cases skip and say why.
 """
 
-import os
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -15,8 +14,6 @@ from pathlib import Path
 import pytest
 
 from api.storage import Store, open_store
-
-POSTGRES_URL = os.environ.get("FAIRDEAL_TEST_POSTGRES_URL", "postgresql://127.0.0.1:5432/test")
 
 
 @dataclass
@@ -35,19 +32,6 @@ class Backend:
     def close_all(self) -> None:
         for store in self.opened:
             store.close()
-
-
-@pytest.fixture(scope="session")
-def postgres_url() -> str:
-    psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed")
-    info = psycopg.conninfo.conninfo_to_dict(POSTGRES_URL)
-    where = f"{info.get('host', 'localhost')}:{info.get('port', 5432)}"
-    try:
-        with psycopg.connect(POSTGRES_URL, connect_timeout=3):
-            pass
-    except psycopg.Error as e:
-        pytest.skip(f"PostgreSQL not reachable at {where}: {' '.join(str(e).split())}")
-    return POSTGRES_URL
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -1,0 +1,21 @@
+"""What every test folder shares: the PostgreSQL the tests may use, or a clear skip."""
+
+import os
+
+import pytest
+
+POSTGRES_URL = os.environ.get("FAIRDEAL_TEST_POSTGRES_URL", "postgresql://127.0.0.1:5432/test")
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The test database's URL; tests that need it skip, saying why, when none answers."""
+    psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed")
+    info = psycopg.conninfo.conninfo_to_dict(POSTGRES_URL)
+    where = f"{info.get('host', 'localhost')}:{info.get('port', 5432)}"
+    try:
+        with psycopg.connect(POSTGRES_URL, connect_timeout=3):
+            pass
+    except psycopg.Error as e:
+        pytest.skip(f"PostgreSQL not reachable at {where}: {' '.join(str(e).split())}")
+    return POSTGRES_URL
