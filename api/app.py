@@ -78,6 +78,7 @@ def service() -> Service:
 @tables.response(201, schemas.SeatSchema)
 def create_table(body: dict[str, Any]) -> dict[str, Any]:
     """Create a table; the creator takes seat 0 and gets its bearer token."""
+    _no_idempotency_key()
     return service().create_table(body["game"], body["options"], body["join"])
 
 
@@ -101,6 +102,7 @@ def get_table_events(query: dict[str, Any], table_id: str) -> dict[str, Any]:
 @tables.response(201, schemas.SeatSchema)
 def join_table(body: dict[str, Any], table_id: str) -> dict[str, Any]:
     """Join the table: the lowest free seat, and its bearer token."""
+    _no_idempotency_key()
     return service().join(table_id, body["join"])
 
 
@@ -270,6 +272,15 @@ def _idempotency(table_id: str) -> Idempotency | None:
     digest.update(caller)
     digest.update(request.get_data(cache=True))
     return Idempotency(key, digest.digest())
+
+
+def _no_idempotency_key() -> None:
+    """Replaying a join would mean keeping its bearer token in the clear: refuse, don't ignore."""
+    if "Idempotency-Key" in request.headers:
+        raise InvalidInputError(
+            "Idempotency-Key is not accepted when creating or joining a table: a retry would "
+            "need the seat's bearer token kept in the clear; look at the table to see your seat"
+        )
 
 
 def _table_of(round_id: str) -> str:

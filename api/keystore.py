@@ -18,8 +18,10 @@ from fairdeal.keys import KeySet, Signer, load_private_key, load_public_key, pri
 log = logging.getLogger("fairdeal")
 DEV_KEY_NAME = "dev-signing-key.pem"
 DEV_KEY_WARNING = (
-    "USING A DEVELOPMENT SIGNING KEY (%s), made on this machine for testing. "
-    "Nothing it signs proves anything to anyone else. Set FAIRDEAL_KEY_FILE for real use."
+    "\n" + "!" * 78 + "\n"
+    "!!  USING A DEVELOPMENT SIGNING KEY (%s),\n"
+    "!!  made on this machine for testing. Nothing it signs proves anything to anyone\n"
+    "!!  else. Set FAIRDEAL_KEY_FILE (and FAIRDEAL_KEY_PASSPHRASE) for real use.\n" + "!" * 78
 )
 
 

@@ -86,3 +86,16 @@ def test_a_refused_request_is_not_remembered_under_its_key(server: Server) -> No
     retried = raw(server.url, "POST", path, {"type": "stand"}, token=other, headers=headers)
     assert retried.status == 200
     assert retried.json["events"][0]["event"]["type"] == "stand"
+
+
+def test_creating_or_joining_refuses_an_idempotency_key_rather_than_ignore_it(
+    server: Server,
+) -> None:
+    headers = {"Idempotency-Key": "join-1"}
+    created = raw(server.url, "POST", "/v1/tables", {"game": "toto21"}, headers=headers)
+    assert created.status == 422 and error_of(created)["code"] == "invalid_input"
+    table = raw(server.url, "POST", "/v1/tables", {"game": "toto21"})
+    joined = raw(
+        server.url, "POST", f"/v1/tables/{table.json['table_id']}/seats", {}, headers=headers
+    )
+    assert joined.status == 422 and error_of(joined)["code"] == "invalid_input"

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.api.conftest import postgres_schema, postgres_url
+from tests.api.conftest import postgres_schema
 from tests.reliability.audit import Deployment
 
-__all__ = ["deployment", "postgres_deployment", "postgres_schema", "postgres_url"]
+__all__ = ["deployment", "postgres_deployment", "postgres_schema"]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
