@@ -12,6 +12,7 @@ import hmac
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from fairdeal import tags
@@ -25,7 +26,7 @@ from fairdeal.errors import (
     TimeWentBackError,
     WrongTableError,
 )
-from fairdeal.frozen import build
+from fairdeal.frozen import build, build_from
 from fairdeal.keys import KeySet, Signer
 
 VERSION = 1
@@ -93,7 +94,7 @@ class Event:
         # Stamped types leave only data to fail; otherwise the raw object is encoded, so
         # that its own member order names the first bad value, as it always has.
         try:
-            canonical = _canonical(event) if _stamped_types(event) else canonical_bytes(obj)
+            canonical = _canonical(event) if _stamped_types(obj) else canonical_bytes(obj)
         except EncodingError as e:  # a float, a huge integer: not something the log holds
             raise EventSchemaError(f"seq {event.seq!r}: {e}") from e
         return event, canonical
@@ -103,7 +104,7 @@ class Event:
         return Draft(self.type, self.actor, self.data, self.round)
 
     def hash(self) -> bytes:
-        return hashlib.sha256(tags.EVENT + _canonical(self)).digest()
+        return _digest(_canonical(self))
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,7 @@ class SignedEvent:
         if not isinstance(key, str) or not _KEY_ID.fullmatch(key):
             raise EventSchemaError("key_id is not 32 lowercase hex digits")
         event, canonical = Event.parse(obj["event"])
-        digest = hashlib.sha256(tags.EVENT + canonical).digest()
+        digest = _digest(canonical)
         return build(cls, event=event, hash=stated, key_id=key, signature=signature), digest
 
     def check(self, keys: KeySet) -> None:
@@ -166,20 +167,49 @@ class ChainHead:
 
     def stamp(self, draft: Draft, time: int) -> Event:
         """Make the next event of this chain; time never goes back."""
-        return build(
-            Event, version=VERSION, table=self.table, round=draft.round, seq=self.next_seq,
-            prev=self.prev, time=max(time, self.time), type=draft.type, actor=draft.actor,
-            data=dict(draft.data),
-        )  # fmt: skip
+        return build_from(
+            Event,
+            _fields(
+                draft, time, table=self.table, seq=self.next_seq, prev=self.prev, last=self.time
+            ),
+        )
 
     def advance(self, event: Event, event_hash: bytes) -> "ChainHead":
-        return build(
+        return build_from(
             ChainHead,
-            table=self.table,
-            next_seq=event.seq + 1,
-            prev=event_hash.hex(),
-            time=event.time,
+            {
+                "table": self.table,
+                "next_seq": event.seq + 1,
+                "prev": event_hash.hex(),
+                "time": event.time,
+            },
         )
+
+    def extend(
+        self, drafts: Iterable[Draft], time: int, signer: Signer
+    ) -> tuple["ChainHead", list[SignedEvent]]:
+        """``stamp``, ``sign`` and ``advance`` for each draft in turn: the table engine's work
+        for one command.
+
+        Hot (every event passes here), so each event is hashed straight from the fields
+        that become it, and the chain's position is carried along in locals: the head is
+        built once, for after the last event.
+        """
+        table, seq, prev, last = self.table, self.next_seq, self.prev, self.time
+        signed = []
+        for draft in drafts:
+            fields = _fields(draft, time, table=table, seq=seq, prev=prev, last=last)
+            digest = _digest(_canonical_fields(fields))
+            values = {
+                "event": build_from(Event, fields),
+                "hash": digest,
+                "key_id": signer.key_id,
+                "signature": signer.sign_hash(digest),
+            }
+            signed.append(build_from(SignedEvent, values))
+            seq, prev, last = seq + 1, digest.hex(), fields["time"]
+        head = build_from(ChainHead, {"table": table, "next_seq": seq, "prev": prev, "time": last})
+        return head, signed
 
     def follow(self, signed: SignedEvent, keys: KeySet) -> "ChainHead":
         """Check that ``signed`` is the next link of this chain and return the new head."""
@@ -209,32 +239,58 @@ def check_chain(
     return head
 
 
-# An event's canonical text with its members in RFC 8785 order (sorted by name).
-_RECORD = (
-    '{"actor":%s,"data":%s,"prev":%s,"round":%s,"seq":%d,'
-    '"table":%s,"time":%d,"type":%s,"version":%d}'
-)
+def _fields(
+    draft: Draft, time: int, *, table: str, seq: int, prev: str, last: int
+) -> dict[str, Any]:
+    """The fields, in ``Event``'s order, of the event after one at ``seq - 1`` with hash
+    ``prev`` and time ``last``: time never goes back (``max(time, last)``)."""
+    return {
+        "version": VERSION, "table": table, "round": draft.round, "seq": seq, "prev": prev,
+        "time": last if last > time else time, "type": draft.type, "actor": draft.actor,
+        "data": dict(draft.data),
+    }  # fmt: skip
+
+
+def _digest(canonical: bytes) -> bytes:
+    """An event's hash, from its canonical bytes."""
+    return hashlib.sha256(tags.EVENT + canonical).digest()
 
 
 def _canonical(event: Event) -> bytes:
-    """``canonical_bytes(event.to_json())``. Hot (every event is hashed), so when the
-    fields have the types ``stamp`` gives them, only ``data`` goes through the encoder."""
-    if not _stamped_types(event):
-        return canonical_bytes(event.to_json())
-    round_id = "null" if event.round is None else json_string(event.round)
-    text = _RECORD % (
-        json_string(event.actor), canonical_text(event.data, depth=1), json_string(event.prev),
-        round_id, event.seq, json_string(event.table), event.time, json_string(event.type),
-        event.version,
-    )  # fmt: skip
-    return utf8(text)
+    """``canonical_bytes(event.to_json())``."""
+    return _canonical_fields(event.__dict__)
 
 
-def _stamped_types(event: Event) -> bool:
-    seq, time, version = event.seq, event.time, event.version
+def _canonical_fields(fields: Mapping[str, Any]) -> bytes:
+    """The canonical bytes of an event with these fields. Hot (every event is hashed), so
+    when they have the types ``stamp`` gives them, only ``data`` goes through the encoder
+    and the rest is formatted around it, members in RFC 8785 order (sorted by name)."""
+    values = _SORTED_FIELDS(fields)
+    if not _stamped(values):
+        return canonical_bytes({name: fields[name] for name in _FIELDS})
+    actor, data, prev, round_id, seq, table, time, kind, version = values
+    round_text = "null" if round_id is None else json_string(round_id)
+    return utf8(
+        f'{{"actor":{json_string(actor)},"data":{canonical_text(data, depth=1)},'
+        f'"prev":{json_string(prev)},"round":{round_text},"seq":{seq},'
+        f'"table":{json_string(table)},"time":{time},"type":{json_string(kind)},'
+        f'"version":{version}}}'
+    )
+
+
+_SORTED_FIELDS = itemgetter(*sorted(_FIELDS))  # an event's fields, as a tuple in that order
+
+
+def _stamped_types(obj: Mapping[str, Any]) -> bool:
+    """Whether an event's fields have the types ``stamp`` gives them."""
+    return _stamped(_SORTED_FIELDS(obj))
+
+
+def _stamped(values: tuple[Any, ...]) -> bool:
+    actor, _, prev, round_id, seq, table, time, kind, version = values
     return (
-        type(event.actor) is type(event.prev) is type(event.table) is type(event.type) is str
-        and (event.round is None or type(event.round) is str)
+        type(actor) is type(prev) is type(table) is type(kind) is str
+        and (round_id is None or type(round_id) is str)
         and type(seq) is type(time) is type(version) is int
         and -MAX_SAFE_INTEGER <= seq <= MAX_SAFE_INTEGER
         and -MAX_SAFE_INTEGER <= time <= MAX_SAFE_INTEGER

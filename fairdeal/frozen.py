@@ -8,7 +8,7 @@ the same value several times faster. Field names are still checked.
 """
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 T = TypeVar("T")
 
@@ -18,28 +18,47 @@ _set = object.__setattr__  # a frozen dataclass's own __setattr__ refuses every 
 
 def evolve(obj: T, **changes: Any) -> T:
     """``dataclasses.replace(obj, **changes)``."""
-    return evolve_with(obj, changes)
-
-
-def evolve_with(obj: T, changes: Mapping[str, Any]) -> T:
-    """``evolve`` with the changes gathered in a mapping (not unpacked into a call)."""
     values = obj.__dict__.copy()
     size = len(values)
     values.update(changes)
-    if len(values) != size:  # the instance dictionary holds every field: a new key is none
-        fields = type(obj).__dataclass_fields__  # type: ignore[attr-defined]
-        unknown = min(set(changes) - set(fields))
-        raise TypeError(f"{type(obj).__name__} has no field {unknown!r}")
+    if len(values) != size:
+        _unknown_field(obj, changes)
     new = _new(type(obj))
     _set(new, "__dict__", values)
     return new
 
 
+def evolve_with(obj: T, changes: Mapping[str, Any]) -> T:
+    """``evolve`` with the changes gathered in a mapping (not unpacked into a call).
+
+    The same lines as ``evolve``, not a call of it: both are on every event's path.
+    """
+    values = obj.__dict__.copy()
+    size = len(values)
+    values.update(changes)
+    if len(values) != size:  # the instance dictionary holds every field: a new key is none
+        _unknown_field(obj, changes)
+    new = _new(type(obj))
+    _set(new, "__dict__", values)
+    return new
+
+
+def _unknown_field(obj: object, changes: Mapping[str, Any]) -> NoReturn:
+    fields = type(obj).__dataclass_fields__  # type: ignore[attr-defined]
+    unknown = min(set(changes) - set(fields))
+    raise TypeError(f"{type(obj).__name__} has no field {unknown!r}")
+
+
 def build(cls: type[T], **values: Any) -> T:
     """``cls(**values)``, with every field given."""
+    return build_from(cls, values)  # a fresh dictionary: keyword arguments are never shared
+
+
+def build_from(cls: type[T], values: dict[str, Any]) -> T:
+    """``build`` from a dictionary of every field, which the new instance keeps as its own."""
     fields = cls.__dataclass_fields__  # type: ignore[attr-defined]
     if values.keys() != fields.keys():
         raise TypeError(f"{cls.__name__} is built from exactly the fields {list(fields)}")
     new = _new(cls)
-    _set(new, "__dict__", values)  # a fresh dictionary: keyword arguments are never shared
+    _set(new, "__dict__", values)
     return new

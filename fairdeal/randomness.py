@@ -86,11 +86,37 @@ def uniform(stream: Iterator[int], n: int) -> int:
 def shuffle(key: bytes, items: Sequence[T], purpose: str = "deck") -> list[T]:
     """Fisher–Yates from the last position down, each swap index drawn by ``uniform``."""
     deck = list(items)
+    if len(deck) <= _ONE_BYTE:
+        _shuffle_small(key, purpose, deck)
+        return deck
     stream = byte_stream(key, purpose)
     for i in range(len(deck) - 1, 0, -1):
         j = uniform(stream, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+_ONE_BYTE = 256  # every draw for a deck this small reads one byte of the stream
+
+
+def _shuffle_small(key: bytes, purpose: str, deck: list[T]) -> None:
+    """``shuffle`` in place for a deck whose every draw reads one byte: the same bytes
+    and draws, a stream block at a time, without a generator call per byte (every
+    round's deal waits for its shuffle)."""
+    prefix = tags.STREAM + _purpose_bytes(purpose) + b"\x00"
+    block, at, counter = b"", 0, 0
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        mask = (1 << (n - 1).bit_length()) - 1
+        while True:
+            if at == len(block):
+                block = hmac.digest(key, prefix + counter.to_bytes(8, "big"), "sha256")
+                at, counter = 0, counter + 1
+            j = block[at] & mask
+            at += 1
+            if j < n:
+                break
+        deck[i], deck[j] = deck[j], deck[i]
 
 
 def choose(key: bytes, purpose: str, n: int) -> int:
@@ -118,7 +144,9 @@ def check_client_seed(seed: str) -> None:
     """
     if not 1 <= len(seed) <= MAX_CLIENT_SEED_BYTES:
         raise SeedError(f"a client seed is 1 to {MAX_CLIENT_SEED_BYTES} characters")
-    if not all(" " <= char <= "~" for char in seed):
+    # Among ASCII characters, exactly 0x20 to 0x7E are printable: checked in C, not per
+    # character in Python (every seat sends a seed every round).
+    if not (seed.isascii() and seed.isprintable()):
         raise SeedError("a client seed is printable ASCII (0x20 to 0x7E)")
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from fairdeal.canonical import canonical_bytes
 from fairdeal.errors import EventSchemaError, OptionsError, ReplayMismatchError
 from fairdeal.events import SERVER, ChainHead, Draft, Event, SignedEvent, sign
+from fairdeal.frozen import build
 from fairdeal.games.base import Command, Game
 from fairdeal.keys import Signer
 
@@ -54,12 +55,8 @@ def execute(
     if command.time < table.head.time:
         command = replace(command, time=table.head.time)
     decision = table.game.step(table.state, command, secret)
-    head, receipts = table.head, []
-    for draft in decision.drafts:
-        signed = sign(head.stamp(draft, command.time), signer)
-        head = head.advance(signed.event, signed.hash)
-        receipts.append(signed)
-    return Table(table.game, decision.state, head), receipts
+    head, receipts = table.head.extend(decision.drafts, command.time, signer)
+    return build(Table, game=table.game, state=decision.state, head=head), receipts
 
 
 def revealed_seeds(events: Iterable[Event]) -> dict[str, bytes]:

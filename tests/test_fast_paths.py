@@ -166,3 +166,68 @@ def test_the_verifier_finds_every_shown_card_in_document_order(data: Any) -> Non
     from verifier.rounds import _shown_cards
 
     assert [id(c) for c in _shown_cards(data)] == [id(c) for c in _naive_shown_cards(data)]
+
+
+def _naive_shuffle(key: bytes, items: list[int], purpose: str) -> list[int]:
+    """Fisher–Yates drawing every index through ``uniform`` from the byte stream."""
+    deck = list(items)
+    stream = randomness.byte_stream(key, purpose)
+    for i in range(len(deck) - 1, 0, -1):
+        j = randomness.uniform(stream, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    key=st.binary(min_size=32, max_size=32),
+    size=st.integers(0, 300) | st.sampled_from([24, 36, 48, 256, 257]),
+    purpose=st.sampled_from(["deck", "dealer", "x y"]),
+)
+def test_the_block_at_a_time_shuffle_draws_what_uniform_draws(
+    key: bytes, size: int, purpose: str
+) -> None:
+    items = list(range(size))
+    assert randomness.shuffle(key, items, purpose) == _naive_shuffle(key, items, purpose)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    drafts=st.lists(
+        st.tuples(_DATA | _ODD, _TEXT | _ODD, st.none() | _TEXT | _ODD), min_size=0, max_size=3
+    ),
+    time=_INT | st.sampled_from([10, 10.0, 9.5]),  # equal to the head's time, or before it
+)
+def test_extending_a_chain_is_stamping_signing_and_advancing_each_draft(
+    drafts: list[tuple[Any, Any, Any]], time: Any
+) -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from fairdeal.events import ChainHead, Draft, sign
+    from fairdeal.keys import Signer
+
+    signer = Signer(Ed25519PrivateKey.from_private_bytes(bytes(range(32))))
+    start = ChainHead("t", 3, "ab" * 32, 10)
+    run = [Draft(kind, "seat:1", data, round_id) for data, kind, round_id in drafts]
+    head, expected = start, []
+    try:
+        for draft in run:
+            expected.append(sign(head.stamp(draft, time), signer))
+            head = head.advance(expected[-1].event, expected[-1].hash)
+    except (EncodingError, TypeError, ValueError) as e:  # data that is no mapping, say
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            start.extend(run, time, signer)
+    else:
+        assert start.extend(run, time, signer) == (head, expected)
+
+
+@given(seed=st.text(max_size=260) | st.text(alphabet=st.characters(max_codepoint=0x80)))
+def test_a_client_seed_is_checked_as_printable_ascii_character_by_character(seed: str) -> None:
+    from fairdeal.errors import SeedError
+
+    printable = all(" " <= char <= "~" for char in seed)
+    if 1 <= len(seed) <= randomness.MAX_CLIENT_SEED_BYTES and printable:
+        randomness.check_client_seed(seed)
+    else:
+        with pytest.raises(SeedError):
+            randomness.check_client_seed(seed)

@@ -95,7 +95,7 @@ def _hands(hands: Mapping[int, Hand], changes: Mapping[int, _Changes]) -> Mappin
     """The hands with some seats' hands changed."""
     new = dict(hands)
     for seat, fields in changes.items():
-        new[seat] = evolve(new[seat], **fields)
+        new[seat] = evolve_with(new[seat], fields)
     return MappingProxyType(new)
 
 
@@ -174,7 +174,9 @@ def _dealt(state: State, event: Logged, time: int) -> State:
     seat, position = data["seat"], data["position"]
     hand = play.hands[seat]
     protected = position if hand.armed else None
-    hand = evolve(hand, cards=(*hand.cards, position), armed=False, protected=protected)
+    hand = evolve_with(
+        hand, {"cards": (*hand.cards, position), "armed": False, "protected": protected}
+    )
     hands = MappingProxyType({**play.hands, seat: hand})
     changes: dict[str, Any] = {"hands": hands}
     if "card" in data:

@@ -2,7 +2,11 @@
 the next decision sees the state it leaves (one rules path for service and verifier).
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
+from typing import Any
 
 from fairdeal.events import SERVER, Draft, seat_actor
 from fairdeal.games import base, dealing, money
@@ -45,8 +49,13 @@ class Run(base.Run[State]):
 
 def deck_of(state: State, secret: bytes | None) -> dealing.Deck:
     assert state.round is not None
-    opts = state.options
-    return state.round.deck(secret, deck_rules(opts))
+    return state.round.deck(secret, _deck_rules(state.options["decks"]))
+
+
+@cache
+def _deck_rules(decks: int) -> Mapping[str, Any]:
+    # Asked for at nearly every move: one read-only copy per number of decks.
+    return MappingProxyType(deck_rules({"decks": decks}))
 
 
 def deck_left(state: State) -> bool:

@@ -3,7 +3,7 @@
 from collections.abc import Callable
 
 from fairdeal.events import Event
-from fairdeal.frozen import evolve
+from fairdeal.frozen import evolve, evolve_with
 from fairdeal.games import dealing
 from fairdeal.games.base import Logged
 from fairdeal.games.dealing import BLIND, UP
@@ -95,13 +95,11 @@ def _dealt(state: Toto21State, event: Logged) -> Toto21State:
     known = (
         {**hand.known, held.position: Known(data["card"], None)} if held.face == UP else hand.known
     )
-    hand = evolve(
-        hand,
-        held=(*hand.held, held),
-        known=known,
-        blind_taken=hand.blind_taken or held.face == BLIND,
+    blind_taken = hand.blind_taken or held.face == BLIND
+    hand = evolve_with(
+        hand, {"held": (*hand.held, held), "known": known, "blind_taken": blind_taken}
     )
-    return evolve(state, round=dealing.apply_dealt(state.round), hand=hand)
+    return evolve_with(state, {"round": dealing.apply_dealt(state.round), "hand": hand})
 
 
 def _move_due(state: Toto21State, event: Logged) -> Toto21State:
