@@ -25,8 +25,10 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -504,3 +506,20 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+@contextmanager
+def postgres_schema(url: str, prefix: str = "fairdeal_bench") -> Iterator[str]:
+    """A URL whose search_path is a fresh schema, dropped afterwards."""
+    import psycopg
+    from psycopg import sql
+
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(name)))
+    separator = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{separator}options=-csearch_path%3D{name}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(name)))

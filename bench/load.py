@@ -18,9 +18,6 @@ import random
 import sys
 import tempfile
 import time
-import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,29 +34,13 @@ from bench.harness import (  # noqa: E402 - after the path is set
     bench_server,
     free_port,
     line,
+    postgres_schema,
     run_bots,
     run_inserts,
     summary,
 )
 
 POSTGRES_URL = "postgresql://127.0.0.1:5432/test"
-
-
-@contextmanager
-def postgres_schema(url: str) -> Iterator[str]:
-    """A URL whose search_path is a fresh schema, dropped afterwards."""
-    import psycopg
-    from psycopg import sql
-
-    name = f"fairdeal_bench_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(name)))
-    separator = "&" if "?" in url else "?"
-    try:
-        yield f"{url}{separator}options=-csearch_path%3D{name}"
-    finally:
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(name)))
 
 
 def reachable(url: str) -> str:

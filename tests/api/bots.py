@@ -147,7 +147,9 @@ class RecordingClient(FairdealClient):
 
 
 @dataclass
-class Toto21Table:
+class BotTable:
+    """A table the bots play: its seats' clients and every receipt they got."""
+
     seats: dict[int, SeatClient]
     receipts: list[dict[str, Any]] = field(default_factory=list)
 
@@ -158,6 +160,9 @@ class Toto21Table:
     def keep(self, reply: Mapping[str, Any]) -> list[str]:
         self.receipts += reply["events"]
         return types_of(reply["events"])
+
+
+Toto21Table = BotTable
 
 
 def toto21_table(
@@ -247,18 +252,7 @@ def play_toto21_match(game: Toto21Table, rng: random.Random) -> list[str]:
 # Kvitlach
 
 
-@dataclass
-class KvitlachTable:
-    seats: dict[int, SeatClient]
-    receipts: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def table_id(self) -> str:
-        return self.seats[0].table_id
-
-    def keep(self, reply: Mapping[str, Any]) -> list[str]:
-        self.receipts += reply["events"]
-        return types_of(reply["events"])
+KvitlachTable = BotTable
 
 
 def kvitlach_table(
@@ -466,3 +460,20 @@ def run_together(count: int, work: Callable[[int], Any]) -> list[Any]:
     for thread in threads:
         thread.join(timeout=120)
     return results
+
+
+def send(url: str, spec: dict[str, Any]) -> Reply:
+    """A raw request described as a dict (method, path, body, token, headers, data,
+    content_type); every key is used up, so a case cannot carry one that is ignored."""
+    reply = raw(
+        url,
+        spec.pop("method"),
+        spec.pop("path"),
+        spec.pop("body", None),
+        token=spec.pop("token", None),
+        headers=spec.pop("headers", None),
+        data=spec.pop("data", None),
+        content_type=spec.pop("content_type", "application/json"),
+    )
+    assert not spec, f"unused request fields {sorted(spec)}"
+    return reply

@@ -10,7 +10,6 @@ case skips and says why.
 
 import socket
 import threading
-import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from api.app import create_app
 from api.client import FairdealClient
 from api.config import Config
+from bench import harness
 
 OPERATOR_TOKEN = "operator-secret-for-tests"
 START = 1_767_225_600_000  # 2026-01-01T00:00:00Z in ms
@@ -156,18 +156,8 @@ def any_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Serve
 @pytest.fixture
 def postgres_schema(postgres_url: str) -> Iterator[str]:
     """A database URL whose search_path is a fresh schema, dropped afterwards."""
-    import psycopg
-    from psycopg import sql
-
-    name = f"fairdeal_api_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(postgres_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(name)))
-    separator = "&" if "?" in postgres_url else "?"
-    try:
-        yield f"{postgres_url}{separator}options=-csearch_path%3D{name}"
-    finally:
-        with psycopg.connect(postgres_url, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(name)))
+    with harness.postgres_schema(postgres_url, "fairdeal_api_test") as url:
+        yield url
 
 
 def _postgres_server(url: str, tmp_path: Path) -> Iterator[Server]:

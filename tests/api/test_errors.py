@@ -18,7 +18,7 @@ from tests.api.bots import (
     error_of,
     head_seq,
     kvitlach_table,
-    raw,
+    send,
     start_kvitlach_round,
     toto21_round_state,
     toto21_table,
@@ -412,17 +412,7 @@ def test_a_bad_request_gets_its_own_status_and_code_and_changes_nothing(
 ) -> None:
     case = CASES[name]
     spec = case.request(world)
-    reply: Reply = raw(
-        world.url,
-        spec.pop("method"),
-        spec.pop("path"),
-        spec.pop("body", None),
-        token=spec.pop("token", None),
-        headers=spec.pop("headers", None),
-        data=spec.pop("data", None),
-        content_type=spec.pop("content_type", "application/json"),
-    )
-    assert not spec
+    reply: Reply = send(world.url, spec)
     assert reply.status == case.status, reply.text
     assert reply.headers.get("Content-Type", "").startswith("application/json")
     assert error_of(reply)["code"] == case.code

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.bots import error_of, head_seq, raw
+from tests.api.bots import error_of, head_seq, send
 from tests.api.test_errors import World, world
 
 __all__ = ["world"]
@@ -160,16 +160,7 @@ CASES: dict[str, tuple[int, str, Build]] = {
 def test_hostile_input_gets_a_clear_4xx_and_writes_nothing(world: World, name: str) -> None:
     status, code, build = CASES[name]
     spec = build(world)
-    reply = raw(
-        world.url,
-        spec.pop("method"),
-        spec.pop("path"),
-        spec.pop("body", None),
-        token=spec.pop("token", None),
-        headers=spec.pop("headers", None),
-        data=spec.pop("data", None),
-    )
-    assert not spec
+    reply = send(world.url, spec)
     assert (reply.status, error_of(reply)["code"]) == (status, code), reply.text
     assert {t: head_seq(world.url, t) for t in world.tables()} == world.heads
 
