@@ -172,11 +172,13 @@ def opened(
     return record(command, data)
 
 
-def seed_draft(current: RoundState, actor: str, data: Mapping[str, Any]) -> Draft:
-    """``client_seed``: one per participating seat, only before the seal."""
+def seed_draft(current: RoundState, actor: str, data: Mapping[str, Any], now: int) -> Draft:
+    """``client_seed``: one per participating seat, only before the seal and its deadline."""
     seat = actor_seat(actor)
     if current.sealed:
         raise SealedError("the round is sealed: no more client seeds")
+    if current.seed_deadline is not None and now >= current.seed_deadline:
+        raise IllegalActionError("the seed time has run out; a seed_timeout is due")
     if seat is None or seat not in current.seats:
         raise OutOfTurnError("only a seat playing this round contributes a seed")
     if seat in current.seeds:

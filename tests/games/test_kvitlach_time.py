@@ -2,10 +2,10 @@
 
 import pytest
 
-from fairdeal.errors import NotDueError
+from fairdeal.errors import IllegalActionError, NotDueError
 from fairdeal.games.kvitlach import GAME
 
-from .kvitlach_helpers import MOVE, seated
+from .kvitlach_helpers import MOVE, commitment, seated
 
 
 def test_seed_timeout_seals_with_the_empty_seed_for_missing_seats() -> None:
@@ -75,3 +75,31 @@ def test_a_timeout_rejects_a_protected_eleven() -> None:
     kinds = run_due(driver)
     assert kinds[:4] == ["move_timeout", "card_burned", "card_dealt", "hand_closed"]
     assert driver.state.play is not None and driver.state.play.hands[1].status != "lost"
+
+
+def test_a_seed_at_or_after_the_seed_deadline_is_refused_and_the_timeout_is_due() -> None:
+    driver = seated()
+    driver.open_round()
+    deadline = driver.now + 30_000
+    with pytest.raises(IllegalActionError, match="seed time"):
+        driver.do("client_seed", "seat:1", {"seed": "late"}, driver.round_id, deadline)
+    assert GAME.due(driver.state, deadline) is not None
+
+
+def _finish(driver: object) -> None:
+    """Let every deadline pass until the round is revealed."""
+    while not driver.state.round.revealed:  # type: ignore[attr-defined]
+        command = GAME.due(driver.state, driver.now + 10 * MOVE)  # type: ignore[attr-defined]
+        assert command is not None
+        driver.do(command.type, command.actor, dict(command.data), command.round, command.time)  # type: ignore[attr-defined]
+
+
+def test_a_round_id_is_used_once_per_table_not_only_the_last_one() -> None:
+    driver = seated()
+    driver.deal()
+    first = driver.round_id or ""
+    _finish(driver)
+    driver.deal()
+    _finish(driver)
+    with pytest.raises(IllegalActionError, match="used once"):
+        driver.do("round_opened", "server", {"commitment": commitment(first)}, first)

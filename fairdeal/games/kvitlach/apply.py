@@ -150,9 +150,11 @@ def _opened(state: State, event: Logged, time: int) -> State:
         term = evolve(state.term, rounds=state.term.rounds + 1)
     hands = frozen({seat: Hand(seat) for seat in data["seats"]})
     play = Play(banker, tuple(data["order"]), hands)
+    opened = dealing.apply_opened(event)
     return evolve(
         state,
-        round=dealing.apply_opened(event),
+        round=opened,
+        round_ids=state.round_ids | {opened.round_id},
         rounds=data["number"],
         banker=banker,
         term=term,

@@ -84,6 +84,7 @@ class State:
     round: RoundState | None = None
     play: Play | None = None
     exit_offer: bool = False  # an optional 4-or-7 exit the banker may take now
+    round_ids: frozenset[str] = frozenset()  # a round id is used once per table
 
 
 def in_round(state: State) -> bool:

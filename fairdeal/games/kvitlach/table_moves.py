@@ -78,8 +78,8 @@ def round_opened(run: Run, command: Command, secret: bytes | None) -> None:
         raise IllegalActionError("the server opens a round")
     if in_round(state):
         raise IllegalActionError("a round is in progress")
-    if state.round is not None and command.round == state.round.round_id:
-        raise IllegalActionError("a round id is used once")
+    if command.round in state.round_ids:
+        raise IllegalActionError("a round id is used once per table")
     banker = _banker(state)
     paid = state.term.paid if state.term else frozenset()
     players = _players(state, banker, paid)
@@ -150,7 +150,7 @@ def _fund(run: Run, banker: int, payers: list[int]) -> None:
 
 def client_seed(run: Run, command: Command, secret: bytes | None) -> None:
     current = _current(run.state, command)
-    run.emit(dealing.seed_draft(current, command.actor, command.data))
+    run.emit(dealing.seed_draft(current, command.actor, command.data, command.time))
     if dealing.all_seeded(run.round):
         _seal_and_deal(run, secret)
 

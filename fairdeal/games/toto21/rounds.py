@@ -36,11 +36,9 @@ def open_round(state: Toto21State, command: Command, secret: bytes | None) -> De
 def client_seed(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
     """A seat's seed; the last one seals the round and deals."""
     current = current_round(state, command)
-    if not current.sealed:
-        in_time(current.seed_deadline, command.time, "seed")
     in_time(state.game_deadline, command.time, "game")
     run = Run(state, command)
-    run.emit(dealing.seed_draft(current, command.actor, command.data))
+    run.emit(dealing.seed_draft(current, command.actor, command.data, command.time))
     if dealing.all_seeded(run.round()):
         _seal_and_deal(run, secret)
     return run.decision()
