@@ -37,13 +37,42 @@ def test_deck_command_prints_the_vector(vector, capsys) -> None:
         (["deck", "--game", "poker"], "invalid choice"),
         (["deck", "--game", "toto21", "--round-id", "r", "--server-seed", "xyz"], "hex"),
         (["deck", "--game", "toto21", "--round-id", "r", "--server-seed", "00"], "32 bytes"),
-        (["deck", "--game", "toto21", "--decks", "2", "--round-id", "r",
-          "--server-seed", "00" * 32], "one deck"),
-        (["deck", "--game", "kvitlach", "--round-id", "r", "--server-seed", "00" * 32,
-          "--client-seed", "bad\x07seed"], "printable"),
+        (
+            [
+                "deck",
+                "--game",
+                "toto21",
+                "--decks",
+                "2",
+                "--round-id",
+                "r",
+                "--server-seed",
+                "00" * 32,
+            ],
+            "one deck",
+        ),
+        (
+            [
+                "deck",
+                "--game",
+                "kvitlach",
+                "--round-id",
+                "r",
+                "--server-seed",
+                "00" * 32,
+                "--client-seed",
+                "bad\x07seed",
+            ],
+            "printable",
+        ),
     ],
-    ids=["unknown game", "seed not hex", "seed too short", "toto21 with two decks",
-         "unprintable client seed"],
+    ids=[
+        "unknown game",
+        "seed not hex",
+        "seed too short",
+        "toto21 with two decks",
+        "unprintable client seed",
+    ],
 )
 def test_deck_command_refuses_bad_arguments_in_one_line(args, message) -> None:
     run = subprocess.run(

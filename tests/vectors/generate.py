@@ -31,7 +31,7 @@ def deck_vectors() -> list[dict[str, Any]]:
     cases = [
         ("toto21", 1, "tbl-demo.1", ["alice", "bob"]),
         ("kvitlach", 1, "tbl-k1.1", ["banker", "p1", "p2"]),
-        ("kvitlach", 2, "tbl-k2.7", ["s0", "", "s2", "x \"quoted\" \\ ~"]),
+        ("kvitlach", 2, "tbl-k2.7", ["s0", "", "s2", 'x "quoted" \\ ~']),
     ]
     vectors = []
     for game, decks, round_id, client_seeds in cases:
@@ -81,7 +81,7 @@ def event_vectors() -> dict[str, Any]:
     drafts = [
         Draft("table_created", "server", {"game": "toto21", "options": {"stake": 10}}),
         Draft("seat_joined", "seat:0", {"deposit": 10}),
-        Draft("client_seed", "seat:0", {"seed": "a \"quoted\" \\ seed"}, "tbl-demo.1"),
+        Draft("client_seed", "seat:0", {"seed": 'a "quoted" \\ seed'}, "tbl-demo.1"),
         # Not a game event: it shows how text outside ASCII and control characters encode.
         Draft("example", "server", {"text": "ünïcode ✓\n\u0007\u2028", "n": -(2**53 - 1)}),
     ]
