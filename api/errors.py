@@ -77,10 +77,6 @@ class TooLargeError(ApiError):
     status, code = 413, "request_too_large"
 
 
-class UnavailableError(ApiError):
-    status, code = 503, "unavailable"
-
-
 # Game refusals: conflicts with the table's state are 409; amounts out of bounds are 422.
 _GAME_STATUS = {"invalid_options": 422, "over_limit": 422, "invalid_seed": 422}
 

@@ -144,7 +144,3 @@ class KeysSchema(Schema):
     keys = fields.List(fields.Dict())
     log = fields.Dict()
     development_key = fields.Boolean()
-
-
-class ErrorSchema(Schema):
-    error = fields.Dict(metadata={"description": "{code, message, details}"})

@@ -10,13 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairdeal.errors import FairdealError
-
 FORMAT = "fairdeal-bundle/1"
-
-
-class BundleError(FairdealError):
-    """A bundle that is not of the documented shape."""
 
 
 @dataclass(frozen=True)

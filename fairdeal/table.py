@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fairdeal.canonical import canonical_bytes
+from fairdeal.canonical import json_text
 from fairdeal.errors import EventSchemaError, OptionsError, ReplayMismatchError
 from fairdeal.events import SERVER, ChainHead, Draft, Event, SignedEvent, sign
 from fairdeal.frozen import build
@@ -111,7 +111,7 @@ def _replay_run(table: Table, events: list[Event], secret: bytes | None) -> tupl
     logged = events[: len(drafts)]
     head = table.head
     for draft, event in zip(drafts, logged, strict=False):
-        if not _same(event, draft) or event.time != first.time:
+        if not records(event, draft) or event.time != first.time:
             raise ReplayMismatchError(f"seq {event.seq}: the rules give {draft.type} here")
         head = head.advance(event, event.hash())
     if len(logged) < len(drafts):
@@ -120,8 +120,12 @@ def _replay_run(table: Table, events: list[Event], secret: bytes | None) -> tupl
     return Table(table.game, decision.state, head), len(drafts)
 
 
-def _same(event: Event, draft: Draft) -> bool:
-    """Equal as JSON values: canonical bytes, so that true is not 1 as it is in Python."""
-    return (event.type, event.actor, event.round) == (draft.type, draft.actor, draft.round) and (
-        canonical_bytes(event.data) == canonical_bytes(draft.data)
-    )
+def records(event: Event, draft: Draft) -> bool:
+    """Whether a logged event is the draft the rules give: the same type, actor and round,
+    and data equal as JSON text (so true is not 1, as it is in Python)."""
+    if (event.type, event.actor, event.round) != (draft.type, draft.actor, draft.round):
+        return False
+    try:
+        return json_text(event.data) == json_text(dict(draft.data))
+    except (TypeError, ValueError, RecursionError):  # data no JSON text can hold
+        return False

@@ -214,8 +214,6 @@ def _semantics(work: _Work, reused: Memo | None) -> Any:
     if problem is not None:
         work.findings.append(problem)
         return None
-    if not replayed.complete:
-        return None  # valid, but its state is not one a later bundle can resume from
     return (replayed, money.balances, frozenset(rounds.finished), deck_rules)
 
 

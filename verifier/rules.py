@@ -14,6 +14,7 @@ from fairdeal.canonical import json_text as _encode
 from fairdeal.errors import FairdealError, GameError
 from fairdeal.events import Draft, Event
 from fairdeal.games.base import Command, Game
+from fairdeal.table import created_draft, records
 from verifier.findings import CODES, Finding
 
 
@@ -23,13 +24,11 @@ class Replayed:
 
     game: Game
     state: Any
-    complete: bool = True  # False: the last run went on past the events given
 
 
 def start(created: Event) -> tuple[Replayed | None, Finding | None]:
     """The table as ``table_created`` makes it: a known game and options in full form."""
     from fairdeal.games import registry
-    from fairdeal.table import created_draft
 
     game = registry().get(created.data.get("game", ""))
     options = created.data.get("options")
@@ -63,63 +62,34 @@ def replay(
                 "rules.mismatch", first, "the rules record nothing here"
             )
         run = events[index : index + len(drafts)]  # not all the rest: that is O(n^2) in all
-        state, taken, finding = _run(table.game, state, run, drafts, after)
+        finding = _check_run(run, drafts)
         if finding is not None:
             return Replayed(table.game, state), finding
-        if taken < len(drafts):
-            return Replayed(table.game, state, complete=False), None
-        index += taken
+        # Every logged event equals its draft, so the decided state is the logged one.
+        state = after
+        index += len(drafts)
     return Replayed(table.game, state), None
 
 
 def _decide(
     game: Game, state: Any, command: Command, seeds: Mapping[str, bytes]
 ) -> tuple[list[Draft], Any]:
-    """The drafts, and the state after them when the game computes it while deciding."""
-    secret = seeds.get(command.round or "")
-    step = getattr(game, "step", None)
-    if step is None:
-        return game.decide(state, command, secret), None
-    decision = step(state, command, secret)
+    """The drafts, and the state the game reaches by applying them as it decides."""
+    decision = game.step(state, command, seeds.get(command.round or ""))
     return list(decision.drafts), decision.state
 
 
-def _run(
-    game: Game, state: Any, events: Sequence[Event], drafts: list[Draft], after: Any
-) -> tuple[Any, int, Finding | None]:
+def _check_run(events: Sequence[Event], drafts: list[Draft]) -> Finding | None:
     first = events[0]
     for draft, event in zip(drafts, events, strict=False):
         # (11) every event of the run is exactly what the rules decide
-        if not _same(event, draft) or event.time != first.time:
+        if not records(event, draft) or event.time != first.time:
             reason = f"the rules give {draft.type} by {draft.actor} here, the log {event.type}"
-            return state, 0, _finding("rules.mismatch", event, _with_data(reason, event, draft))
-        if after is None:
-            try:
-                state = game.apply(state, event)
-            except Exception as e:
-                return state, 0, _crashed(event, e)
+            return _finding("rules.mismatch", event, _with_data(reason, event, draft))
     if len(events) < len(drafts):
-        if _after_the_reveal(events[-1], drafts[len(events) :]):
-            return state, len(events), None  # the bundle ends at the reveal, mid-run
         missing = drafts[len(events)].type
-        return state, 0, _finding("rules.mismatch", events[-1], f"the log ends before {missing}")
-    # Every logged event equals its draft, so the decided state is the logged one.
-    return (state if after is None else after), len(drafts), None
-
-
-def _after_the_reveal(last: Event, missing: Sequence[Draft]) -> bool:
-    """A bundle ends with its round's reveal; what the same run logs after it (Toto21's
-    match_won, a table-level event) is outside the bundle, not missing from it."""
-    return last.type == "round_revealed" and all(d.round != last.round for d in missing)
-
-
-def _same(event: Event, draft: Draft) -> bool:
-    if (event.type, event.actor, event.round) != (draft.type, draft.actor, draft.round):
-        return False
-    try:
-        return _encode(event.data) == _encode(dict(draft.data))
-    except (TypeError, ValueError, RecursionError):
-        return False
+        return _finding("rules.mismatch", events[-1], f"the log ends before {missing}")
+    return None
 
 
 def _with_data(reason: str, event: Event, draft: Draft) -> str:
