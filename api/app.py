@@ -97,6 +97,15 @@ def get_table_events(query: dict[str, Any], table_id: str) -> dict[str, Any]:
     return {"events": service().published.table_events(table_id, query["from_seq"])}
 
 
+@tables.route("/tables/<table_id>/bundle", methods=["GET"])
+@tables.arguments(schemas.TableBundleQuerySchema, location="query")
+@tables.response(200)
+def get_table_bundle(query: dict[str, Any], table_id: str) -> dict[str, Any]:
+    """A head of the table at rest (no round open) that is in the log, with everything
+    needed to verify the table up to it offline: a match's end, a seat's departure."""
+    return service().published.table_bundle(table_id, query["seq"])
+
+
 @tables.route("/tables/<table_id>/seats", methods=["POST"])
 @tables.arguments(schemas.JoinSchema)
 @tables.response(201, schemas.SeatSchema)
@@ -201,8 +210,11 @@ def get_checkpoint() -> dict[str, Any]:
 @logs.arguments(schemas.InclusionQuerySchema, location="query")
 @logs.response(200, schemas.InclusionSchema)
 def get_inclusion(query: dict[str, Any]) -> dict[str, Any]:
-    """An RFC 9162 inclusion proof of a finished round's head in a tree size."""
-    return service().published.inclusion(query["round"], query["size"])
+    """An RFC 9162 inclusion proof of a head (a finished round's, or a table's at rest) in a
+    tree size."""
+    return service().published.inclusion(
+        query["round"], query["table"], query["seq"], query["size"]
+    )
 
 
 @logs.route("/log/consistency", methods=["GET"])
@@ -224,7 +236,8 @@ def get_keys() -> dict[str, Any]:
 @logs.arguments(schemas.ExportQuerySchema, location="query")
 @logs.response(200)
 def export(query: dict[str, Any]) -> Response:
-    """(Operator) A streamed JSONL export of finished rounds' bundles."""
+    """(Operator) A streamed JSONL export of every leaf's bundle: finished rounds' heads and
+    tables' heads at rest, in log order."""
     _require_operator()
     bundles = service().published.export(query["since"], query["until"], query["table"])
     lines: Iterator[str] = (json.dumps(b, separators=(",", ":")) + "\n" for b in bundles)

@@ -12,16 +12,22 @@ from api.errors import NotFoundError
 from api.storage import Transaction
 from fairdeal.events import ChainHead, SignedEvent
 from fairdeal.games.base import Game
-from fairdeal.table import Table
+from fairdeal.table import ROUND_REVEALED, TABLE_CREATED, Table
 
 
 @dataclass(frozen=True)
 class Live:
-    """A table as this process last saw it, with the round that is current."""
+    """A table as this process last saw it, with the round that is current.
+
+    ``in_round`` while that round is open (not yet revealed); ``last_type`` is the type of
+    the table's last event: together they tell whether the table is at rest (section 13.4).
+    """
 
     table: Table
     current_round: str | None = None
     rounds_opened: int = 0
+    in_round: bool = False
+    last_type: str = TABLE_CREATED
 
     @property
     def table_id(self) -> str:
@@ -31,8 +37,18 @@ class Live:
         """After one more of the table's events (already applied to ``table`` or not)."""
         event = signed.event
         if event.type == "round_opened":
-            return replace(live_round(self, event.round), rounds_opened=self.rounds_opened + 1)
-        return self
+            opened = live_round(self, event.round)
+            return replace(
+                opened, rounds_opened=self.rounds_opened + 1, in_round=True, last_type=event.type
+            )
+        in_round = self.in_round and event.type != ROUND_REVEALED
+        return replace(self, in_round=in_round, last_type=event.type)
+
+    @property
+    def unlogged_rest(self) -> bool:
+        """At rest (no round open) on a head that no round's head covers: the head a
+        write that ends here adds to the log as a table's head."""
+        return not self.in_round and self.last_type != ROUND_REVEALED
 
 
 def live_round(live: Live, round_id: str | None) -> Live:

@@ -7,7 +7,7 @@ from typing import Any
 from api.config import Config
 from api.errors import ConflictError, NotFoundError, RoundNotFinishedError
 from api.keystore import Keys
-from api.storage import RoundRow, Store, Transaction
+from api.storage import HeadRow, RoundRow, Store, Transaction
 from api.transparency import TransparencyLog
 from fairdeal.bundle import LogEntry, make_bundle
 from fairdeal.keys import public_key_pem
@@ -37,44 +37,55 @@ class Publisher:
 
     def bundle(self, round_id: str) -> dict[str, Any]:
         with self.store.transaction() as txn:
-            return self._bundle(txn, round_id)
+            return self._bundle(txn, self._round_head(txn, round_id))
+
+    def table_bundle(self, table_id: str, seq: int | None) -> dict[str, Any]:
+        """The bundle of a table's head at rest: at ``seq``, or the latest one (None)."""
+        with self.store.transaction() as txn:
+            return self._bundle(txn, self._table_head(txn, table_id, seq))
 
     def export(
         self, since: int | None, until: int | None, table_id: str | None
     ) -> Iterator[dict[str, Any]]:
-        """Finished rounds' bundles in log order, a page per short transaction."""
+        """Every leaf's bundle (rounds' and tables' heads) in log order, a page per short
+        transaction."""
         after = -1
         while True:
             with self.store.transaction() as txn:
-                rows = txn.finished_rounds(since, until, table_id, after, self.config.export_page)
-                bundles = [self._bundle(txn, row.round_id) for row in rows]
+                rows = txn.logged_heads(since, until, table_id, after, self.config.export_page)
+                bundles = [self._bundle(txn, row) for row in rows]
             yield from bundles
             if len(rows) < self.config.export_page:
                 return
-            after = rows[-1].leaf_index or 0
+            after = rows[-1].leaf_index
 
     def checkpoint(self) -> dict[str, Any]:
         with self.store.transaction() as txn:
             row = self.log.latest(txn, self.clock())
         return {"size": row.size, "root_hash": row.root_hash.hex(), "note": row.note}
 
-    def inclusion(self, round_id: str, size: int | None) -> dict[str, Any]:
+    def inclusion(
+        self, round_id: str | None, table_id: str | None, seq: int | None, size: int | None
+    ) -> dict[str, Any]:
+        """A round's head (``round_id``) or a table's head at ``seq``, proved in ``size``."""
         with self.store.transaction() as txn:
-            row = txn.get_round(round_id)
-            if row is None:
-                raise NotFoundError(f"no round {round_id!r}")
-            if row.leaf_index is None:
-                raise RoundNotFinishedError(f"round {round_id!r} is not in the log")
+            if round_id is not None:
+                row = self._round_head(txn, round_id)
+            else:
+                assert table_id is not None and seq is not None  # the query schema's rule
+                row = self._table_head(txn, table_id, seq)
             tree = self.log.tree(txn)
             size = tree.size if size is None else size
             if not row.leaf_index < size <= tree.size:
                 raise ConflictError(f"size must be in {row.leaf_index + 1}..{tree.size}")
             proof = tree.inclusion_proof(row.leaf_index, size)
             return {
-                "round_id": round_id,
+                "round_id": row.round_id,
+                "table_id": row.table_id,
+                "seq": row.seq,
                 "leaf_index": row.leaf_index,
                 "tree_size": size,
-                "head_hash": (row.head_hash or b"").hex(),
+                "head_hash": row.head_hash.hex(),
                 "root_hash": tree.root(size).hex(),
                 "proof": [h.hex() for h in proof],
             }
@@ -116,27 +127,41 @@ class Publisher:
             raise NotFoundError(f"no round {round_id!r}")
         return row
 
-    def _bundle(self, txn: Transaction, round_id: str) -> dict[str, Any]:
+    def _round_head(self, txn: Transaction, round_id: str) -> HeadRow:
         row = txn.get_round(round_id)
         if row is None:
             raise NotFoundError(f"no round {round_id!r}")
         if row.leaf_index is None or row.head_hash is None:
-            raise RoundNotFinishedError(
-                f"round {round_id!r} is not finished: no bundle before the reveal"
-            )
-        last = txn.round_events(row.table_id, round_id)[-1]["event"]["seq"]
-        events = txn.events(row.table_id)[: last + 1]
+            raise RoundNotFinishedError(f"round {round_id!r} is not finished: not in the log yet")
+        return HeadRow(row.leaf_index, row.table_id, round_id, None, row.head_hash)
+
+    def _table_head(self, txn: Transaction, table_id: str, seq: int | None) -> HeadRow:
+        row = txn.table_head(table_id, seq)
+        if row is None:
+            at = "" if seq is None else f" at seq {seq}"
+            raise NotFoundError(f"no head of table {table_id!r}{at} is in the log")
+        return row
+
+    def _bundle(self, txn: Transaction, head: HeadRow) -> dict[str, Any]:
+        """The table's chain up to the head, with the head's place in the log."""
+        if head.round_id is None:
+            last = head.seq
+        else:
+            last = txn.round_events(head.table_id, head.round_id)[-1]["event"]["seq"]
+        assert last is not None
+        events = txn.events(head.table_id)[: last + 1]
         checkpoint = txn.latest_checkpoint()  # read first: the tree is then at least as new
         tree = self.log.tree(txn)
-        assert checkpoint is not None and checkpoint.size > row.leaf_index
-        proof = tree.inclusion_proof(row.leaf_index, checkpoint.size)
+        assert checkpoint is not None and checkpoint.size > head.leaf_index
+        proof = tree.inclusion_proof(head.leaf_index, checkpoint.size)
         entry = LogEntry(
             origin=self.log.origin,
             verifier_key=self.log.verifier_key(),
-            leaf_index=row.leaf_index,
-            head_hash=row.head_hash.hex(),
+            leaf_index=head.leaf_index,
+            head_hash=head.head_hash.hex(),
             tree_size=checkpoint.size,
             inclusion_proof=tuple(h.hex() for h in proof),
             checkpoint=checkpoint.note,
         )
-        return make_bundle(row.table_id, round_id, events, self.key_list()["keys"], entry)
+        keys = self.key_list()["keys"]
+        return make_bundle(head.table_id, head.round_id, events, keys, entry)

@@ -55,8 +55,27 @@ class EventsQuerySchema(StrictSchema):
 
 
 class InclusionQuerySchema(StrictSchema):
-    round = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    """A round's head (``round``), or a table's head at rest (``table`` and ``seq``)."""
+
+    round = fields.String(load_default=None, validate=validate.Length(min=1, max=64))
+    table = fields.String(load_default=None, validate=validate.Length(min=1, max=64))
+    seq = fields.Integer(load_default=None, validate=validate.Range(min=0, max=2**53 - 1))
     size = fields.Integer(load_default=None, validate=validate.Range(min=1, max=2**53 - 1))
+
+    @validates_schema
+    def one_head(self, data: dict[str, Any], **_: Any) -> None:
+        by_round = data["round"] is not None
+        by_table = data["table"] is not None and data["seq"] is not None
+        if by_round == by_table or (by_round and (data["table"], data["seq"]) != (None, None)):
+            raise ValidationError("name a round, or a table and a seq")
+
+
+class TableBundleQuerySchema(StrictSchema):
+    seq = fields.Integer(
+        load_default=None,
+        validate=validate.Range(min=0, max=2**53 - 1),
+        metadata={"description": "the head's seq; the table's latest head in the log if absent"},
+    )
 
 
 class ConsistencyQuerySchema(Schema):
@@ -124,7 +143,9 @@ class CheckpointSchema(Schema):
 
 
 class InclusionSchema(Schema):
-    round_id = fields.String()
+    round_id = fields.String(allow_none=True)
+    table_id = fields.String()
+    seq = fields.Integer(allow_none=True)
     leaf_index = fields.Integer()
     tree_size = fields.Integer()
     head_hash = fields.String()

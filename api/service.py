@@ -92,6 +92,7 @@ class Service:
             live, receipts = self._guard(
                 lambda: self._run(txn, Live(table), Command(JOIN, seat_actor(0), now, join))
             )
+            self._log_rest(txn, live, 0)
             token = self._issue_token(txn, table_id, 0)
         self.live.remember(live)
         return {
@@ -210,7 +211,8 @@ class Service:
             if row is None:
                 raise NotFoundError(f"no table {table_id!r}")
             now = self.clock()
-            live, _ = self._apply_due(txn, self.live.load(txn, table_id), now)
+            loaded = self.live.load(txn, table_id)
+            live, _ = self._apply_due(txn, loaded, now)
             replayed = self._replayed(txn, table_id, idempotency)
             if replayed is not None:
                 return cast(T, replayed)
@@ -220,6 +222,7 @@ class Service:
                 refusal = e
             else:
                 self._keep_idempotent(txn, table_id, idempotency, result)
+            self._log_rest(txn, live, loaded.table.head.next_seq)
             deadline = self._next_deadline(live)
             if deadline != row.next_deadline:
                 txn.set_deadline(table_id, deadline)
@@ -251,9 +254,19 @@ class Service:
     def _follow(self, txn: Transaction, live: Live, receipt: SignedEvent) -> Live:
         event = receipt.event
         if event.type == "round_revealed" and event.round is not None:
-            index = self.log.append_round(txn, event.round, receipt.hash, event.time)
+            index = self.log.append_head(txn, receipt.hash, event.time, event.round)
             txn.finish_round(event.round, receipt.hash, index, event.time)
         return live.followed(receipt)
+
+    def _log_rest(self, txn: Transaction, live: Live, start_seq: int) -> None:
+        """A write that leaves its table at rest adds the table's head to the log, unless
+        it wrote nothing or a round's head already covers it (SPEC 13.4)."""
+        head = live.table.head
+        if head.next_seq == start_seq or not live.unlogged_rest:
+            return
+        head_hash = bytes.fromhex(head.prev)
+        index = self.log.append_head(txn, head_hash, head.time)
+        txn.put_table_head(live.table_id, head.next_seq - 1, head_hash, index, head.time)
 
     def _apply_due(self, txn: Transaction, live: Live, now: int) -> tuple[Live, list[Any]]:
         receipts: list[Any] = []

@@ -1,11 +1,12 @@
-"""The deployment's transparency log: finished rounds' head hashes in an RFC 9162 tree.
+"""The deployment's transparency log: heads of finished rounds and of tables at rest, in an
+RFC 9162 tree.
 
 The tree lives in the database (one leaf hash a row); each process keeps a copy in
 memory and reads only the leaves it has not seen. Transactions run side by side (on
 PostgreSQL), so the copy may hold leaves another transaction has appended and not yet
 committed: each transaction uses the tree only up to the size it sees itself.
 
-A checkpoint is signed for every new size, when a round's head is appended (under the
+A checkpoint is signed for every new size, when a head is appended (under the
 log's lock), after checking it is consistent with the last one signed: no two
 inconsistent checkpoints are ever signed, even if the database were edited behind the
 service. Readers only read checkpoints; before the first round there is the empty
@@ -74,8 +75,11 @@ class TransparencyLog:
         with self._lock:
             self._tree, self._last = MerkleTree(), b""
 
-    def append_round(self, txn: Transaction, round_id: str, head_hash: bytes, now: int) -> int:
-        """Add a finished round's head and sign the new checkpoint; return the leaf index."""
+    def append_head(
+        self, txn: Transaction, head_hash: bytes, now: int, round_id: str | None = None
+    ) -> int:
+        """Add a head (a finished round's, or a table's at rest: ``round_id`` None) and sign
+        the new checkpoint; return the leaf index."""
         index = txn.append_leaf(leaf_hash(head_hash), round_id)
         self.sign(txn, now)
         return index

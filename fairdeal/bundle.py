@@ -1,9 +1,11 @@
-"""The round bundle: everything needed to verify one finished round offline.
+"""The bundle: everything needed to verify one head of the transparency log offline.
 
-A bundle holds the table's signed chain from ``table_created`` up to and including the
-round's ``round_revealed`` (the whole prefix, so that balances, scores and the banker
-can be replayed from the start), the public keys, and the round's place in the
-transparency log: its leaf index, an inclusion proof and the signed checkpoint.
+A head is a finished round's ``round_revealed`` (the bundle names the round) or a
+table's last event when the table is at rest, no round open (``round_id`` null). A
+bundle holds the table's signed chain from ``table_created`` up to and including the
+head (the whole prefix, so that balances, scores and the banker can be replayed from
+the start), the public keys, and the head's place in the transparency log: its leaf
+index, an inclusion proof and the signed checkpoint.
 """
 
 from collections.abc import Sequence
@@ -37,7 +39,7 @@ class LogEntry:
 
 def make_bundle(
     table_id: str,
-    round_id: str,
+    round_id: str | None,
     events: Sequence[dict[str, Any]],
     keys: Sequence[dict[str, Any]],
     log: LogEntry,

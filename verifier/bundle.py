@@ -4,8 +4,9 @@
   (5)-(9)  timeouts, commitment, client seeds, shuffle, dealt and shown cards    [rounds]
   (10)(11) the chain replayed through the game's rules                           [rules]
   (12)(13) transfers, balances and conservation                                  [money]
-  (14)     every sealed round settled or voided, and revealed; the bundle's last [rounds]
-  (15)(16) the round head's inclusion under the bundle's own signed checkpoint   [log]
+  (14)     every sealed round settled or voided, and revealed; the bundle ends at [rounds]
+           its head: its round's reveal, or (no round named) with no round open
+  (15)(16) the head's inclusion under the bundle's own signed checkpoint         [log]
 
 Steps (6)-(14) run only on a chain that passed (1)-(3): without one chain there is
 nothing to replay. An export checks (15)-(17) across bundles as well (export.py).
@@ -55,7 +56,7 @@ class Memo:
     balances: dict[str, int]
     finished: frozenset[str]
     deck_rules: dict[str, Any]
-    heads: tuple[tuple[int, bytes], ...]  # (seq, hash) of every round_revealed
+    heads: tuple[tuple[int, bytes], ...]  # (seq, hash) of every event that leaves no round open
 
     @property
     def length(self) -> int:
@@ -81,7 +82,7 @@ class Result:
 @dataclass
 class _Work:
     table: str
-    round: str
+    round: str | None  # None: the head of the table at rest
     findings: list[Finding] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     digests: list[bytes] = field(default_factory=list)
@@ -120,10 +121,11 @@ def check(
             work.digests.append(parsed[1])
     work.findings.extend(chain.findings)
     state = _semantics(work, reused) if chain.intact else None
-    _last_is_reveal(work)
+    rests = _rest_heads(work)
+    _ends_at_head(work, rests)
     head = work.digests[-1] if work.digests else None
     result = _log(work, obj["log"], head, trust, checkpoints if checkpoints is not None else {})
-    heads = (reused.heads if reused else ()) + _round_heads(work)
+    heads = (reused.heads if reused else ()) + rests
     result = replace(result, events=len(raw_events), heads=heads)
     if not keep_memo or state is None or work.findings:
         return result, None
@@ -136,8 +138,8 @@ def _bundle_shape(obj: Any) -> str | None:
         return f"a bundle has exactly the members {', '.join(sorted(_BUNDLE_KEYS))}"
     if obj["format"] != FORMAT:
         return f"format is {obj['format']!r}, not {FORMAT!r}"
-    if not isinstance(obj["table_id"], str) or not isinstance(obj["round_id"], str):
-        return "table_id and round_id are strings"
+    if not isinstance(obj["table_id"], str) or not isinstance(obj["round_id"], str | None):
+        return "table_id is a string and round_id a string or null"
     events = obj["events"]
     if not isinstance(events, list) or not 0 < len(events) <= LIMITS.max_events:
         return f"events is a list of 1 to {LIMITS.max_events} signed events"
@@ -217,13 +219,18 @@ def _semantics(work: _Work, reused: Memo | None) -> Any:
     return (replayed, money.balances, frozenset(rounds.finished), deck_rules)
 
 
-def _last_is_reveal(work: _Work) -> None:
-    # (14) the bundle ends with its round's reveal
+def _ends_at_head(work: _Work, rests: tuple[tuple[int, bytes], ...]) -> None:
+    # (14) the bundle ends with its round's reveal, or (no round named) with no round open
     last = work.events[-1] if work.events else None
-    if last is not None and last.type == "round_revealed" and last.round == work.round:
-        return
     seq = last.seq if last is not None else None
-    reason = f"the bundle does not end with round {work.round}'s round_revealed"
+    if work.round is None:
+        if last is not None and rests and rests[-1][0] == last.seq:
+            return
+        reason = "the bundle names no round but ends with a round open"
+    elif last is not None and last.type == "round_revealed" and last.round == work.round:
+        return
+    else:
+        reason = f"the bundle does not end with round {work.round}'s round_revealed"
     work.findings.append(Finding("round.unfinished", work.table, work.round, seq, reason))
 
 
@@ -234,12 +241,13 @@ def _log(
     trust: Trust,
     _seen: dict[tuple[str, str], Checkpoint],
 ) -> Result:
-    # (15) the round head's inclusion; (16) its checkpoint's signature
+    # (15) the head's inclusion; (16) its checkpoint's signature
     place = log.Place(work.table, work.round)
     result = Result(work.table, work.round, work.findings, leaf_index=entry["leaf_index"])
     stated = entry["head_hash"]
     if head is None or not (_HEX64.fullmatch(stated) and bytes.fromhex(stated) == head):
-        work.findings.append(place.finding("log.head", "head_hash is not the reveal's hash"))
+        reason = "head_hash is not the hash of the bundle's last event"
+        work.findings.append(place.finding("log.head", reason))
         return result
     key = (entry["checkpoint"], entry["origin"])
     checkpoint, problem = _seen.get(key), None
@@ -271,12 +279,18 @@ def _inclusion(
     return [problem] if problem else []
 
 
-def _round_heads(work: _Work) -> tuple[tuple[int, bytes], ...]:
-    return tuple(
-        (event.seq, digest)
-        for event, digest in zip(work.events, work.digests, strict=True)
-        if event.type == "round_revealed"
-    )
+def _rest_heads(work: _Work) -> tuple[tuple[int, bytes], ...]:
+    """(seq, hash) of each new event after which no round is open: every head a leaf can
+    hold (a reused prefix ends at one, so no round is open where the new events start)."""
+    rests, current = [], None
+    for event, digest in zip(work.events, work.digests, strict=True):
+        if event.type == "round_opened":
+            current = event.round
+        elif event.type == "round_revealed" and event.round == current:
+            current = None
+        if current is None:
+            rests.append((event.seq, digest))
+    return tuple(rests)
 
 
 def _memo(  # noqa: PLR0917 - private, one caller, each argument a part of the Memo

@@ -1,11 +1,13 @@
 """--explain: one round told as a person would tell it, and how to check it by hand.
 
 Read from the bundle alone: the deck comes from the revealed seed, so every hidden
-card can be named. Only --explain imports this module.
+card can be named. A bundle of a table at rest (no round named) tells what happened
+at the table since its last round. Only --explain imports this module.
 """
 
 import json
 import shlex
+from collections.abc import Callable
 from typing import Any
 
 from fairdeal import cards, randomness
@@ -14,22 +16,46 @@ _QUIET = {"commitment", "salt", "balances", "transfers", "server_seed", "cards"}
 
 
 def explain(bundle: dict[str, Any], as_json: bool = False) -> Any:
-    """The story of the bundle's round: text, or a dict for --json."""
+    """The story of the bundle's round (or of its table at rest): text, or a dict for --json."""
     events = [e["event"] for e in bundle["events"] if isinstance(e, dict) and "event" in e]
     round_id = bundle["round_id"]
     created = events[0]
+    if round_id is None:
+        story = _at_rest(created, events)
+        return story if as_json else _rest_text(story)
     mine = [e for e in events if e.get("round") == round_id]
-    story = _story(created, mine, _before(events, round_id), round_id)
+    story = _story(created, mine, _balances(events, lambda e: e.get("round") == round_id), round_id)
     return story if as_json else _text(story)
 
 
-def _before(events: list[dict[str, Any]], round_id: str) -> dict[str, int]:
+def _balances(
+    events: list[dict[str, Any]], stop: Callable[[dict[str, Any]], bool]
+) -> dict[str, int]:
+    """The balances the last event before the first one ``stop`` picks left."""
     balances: dict[str, int] = {}
     for event in events:
-        if event.get("round") == round_id:
+        if stop(event):
             break
         balances = event["data"].get("balances", balances)
     return dict(balances)
+
+
+def _at_rest(created: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """What happened at the table after its last round's reveal (or since it was made)."""
+    reveals = [i for i, e in enumerate(events) if e["type"] == "round_revealed"]
+    since = events[reveals[-1] + 1 if reveals else 0 :]
+    first = since[0]["seq"] if since else None
+    before = _balances(events, lambda e: e["seq"] == first)
+    after = _balances(events, lambda e: False)
+    return {
+        "table": created["table"],
+        "game": created["data"]["game"],
+        "options": created["data"]["options"],
+        "round": None,
+        "head_seq": events[-1]["seq"],
+        "happened": [_describe(e, []) for e in since],
+        "money": _money(before, after),
+    }
 
 
 def _story(
@@ -123,6 +149,24 @@ def _command(game: str, decks: Any, round_id: str, seed: str, seeds: list[str]) 
     return " ".join(shlex.quote(p) for p in [*parts, "--salts"])
 
 
+def _rest_text(story: dict[str, Any]) -> str:
+    lines = [
+        f"Table {story['table']} ({story['game']}) at rest at seq {story['head_seq']}:"
+        " no round open. What happened since its last round, in order:",
+    ]
+    lines += [f"  {i}. {line}" for i, line in enumerate(story["happened"], 1)]
+    lines += ["", "Money (before -> after):"]
+    lines += _money_lines(story["money"])
+    return "\n".join(lines)
+
+
+def _money_lines(money: list[dict[str, Any]]) -> list[str]:
+    return [
+        f"  {row['account']}: {row['before']} -> {row['after']} ({row['change']:+d})"
+        for row in money
+    ]
+
+
 def _text(story: dict[str, Any]) -> str:
     lines = [
         f"Round {story['round']} of table {story['table']} ({story['game']}), "
@@ -137,8 +181,7 @@ def _text(story: dict[str, Any]) -> str:
     lines += ["", "What happened, in order:"]
     lines += [f"  {i}. {line}" for i, line in enumerate(story["happened"], 1)]
     lines += ["", "Money (before -> after the round):"]
-    for row in story["money"]:
-        lines.append(f"  {row['account']}: {row['before']} -> {row['after']} ({row['change']:+d})")
+    lines += _money_lines(story["money"])
     lines += [
         "",
         "Check it by hand: this prints the commitment (compare with round_opened), the deck",

@@ -44,6 +44,18 @@ class RoundRow:
 
 
 @dataclass(frozen=True)
+class HeadRow:
+    """A leaf of the Merkle log and what it covers: a round's head (``round_id``) or a
+    table's head at rest (``round_id`` None, ``seq`` the head event's seq)."""
+
+    leaf_index: int
+    table_id: str
+    round_id: str | None
+    seq: int | None
+    head_hash: bytes
+
+
+@dataclass(frozen=True)
 class IdempotencyRow:
     request_hash: bytes
     status: int
@@ -78,14 +90,20 @@ class Transaction(Protocol):
     def finish_round(
         self, round_id: str, head_hash: bytes, leaf_index: int, finished_at: int
     ) -> None: ...
-    def finished_rounds(
+
+    # Tables' heads at rest (no round open), each a leaf of the Merkle log.
+    def put_table_head(
+        self, table_id: str, seq: int, head_hash: bytes, leaf_index: int, finished_at: int
+    ) -> None: ...
+    def table_head(self, table_id: str, seq: int | None) -> HeadRow | None: ...
+    def logged_heads(
         self,
         since: int | None,
         until: int | None,
         table_id: str | None,
         after_leaf: int,
         limit: int,
-    ) -> list[RoundRow]: ...
+    ) -> list[HeadRow]: ...
 
     # Seat tokens, stored hashed.
     def put_token(self, table_id: str, seat: int, token_hash: bytes) -> None: ...
@@ -95,13 +113,12 @@ class Transaction(Protocol):
     def get_idempotent(self, table_id: str, key: str) -> IdempotencyRow | None: ...
     def put_idempotent(self, table_id: str, key: str, row: IdempotencyRow) -> None: ...
 
-    # The Merkle log of finished rounds' head hashes (RFC 9162 leaf hashes), one per deployment.
-    def append_leaf(self, leaf_hash: bytes, round_id: str) -> int: ...
+    # The Merkle log of heads (RFC 9162 leaf hashes), one per deployment.
+    def append_leaf(self, leaf_hash: bytes, round_id: str | None) -> int: ...
     def leaf_hashes(self, start: int, end: int) -> list[bytes]: ...
     def log_size(self) -> int: ...
     def put_checkpoint(self, row: CheckpointRow) -> None: ...
     def latest_checkpoint(self) -> CheckpointRow | None: ...
-    def checkpoint_at(self, size: int) -> CheckpointRow | None: ...
 
 
 class Store(Protocol):

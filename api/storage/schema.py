@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Literal, Protocol
 from api.storage import (
     CheckpointRow,
     ConflictError,
+    HeadRow,
     IdempotencyRow,
     RoundRow,
     StorageError,
@@ -87,6 +88,27 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
             size BIGINT NOT NULL
         )""",
         "INSERT INTO log_state (id, size) VALUES (1, 0)",
+    ),
+    (
+        # A leaf is a round's head or a table's head at rest (no round open): round_id may
+        # be null, and table heads get their own rows.
+        """CREATE TABLE leaves_v2 (
+            leaf_index BIGINT PRIMARY KEY,
+            leaf_hash {bytes} NOT NULL,
+            round_id TEXT UNIQUE REFERENCES rounds (round_id)
+        )""",
+        "INSERT INTO leaves_v2 (leaf_index, leaf_hash, round_id)"
+        " SELECT leaf_index, leaf_hash, round_id FROM leaves",
+        "DROP TABLE leaves",
+        "ALTER TABLE leaves_v2 RENAME TO leaves",
+        """CREATE TABLE table_heads (
+            leaf_index BIGINT PRIMARY KEY,
+            table_id TEXT NOT NULL REFERENCES tables (table_id),
+            seq BIGINT NOT NULL,
+            head_hash {bytes} NOT NULL,
+            finished_at BIGINT NOT NULL,
+            UNIQUE (table_id, seq)
+        )""",
     ),
 )
 VERSION = len(_MIGRATIONS)
@@ -249,29 +271,53 @@ class SqlTransaction:
                 raise ValueError(f"no round {round_id!r}")
             raise ConflictError(f"round {round_id!r} is already finished")
 
-    def finished_rounds(
+    def put_table_head(
+        self, table_id: str, seq: int, head_hash: bytes, leaf_index: int, finished_at: int
+    ) -> None:
+        self._run(
+            "INSERT INTO table_heads (leaf_index, table_id, seq, head_hash, finished_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (leaf_index, table_id, seq, head_hash, finished_at),
+        )
+
+    def table_head(self, table_id: str, seq: int | None) -> HeadRow | None:
+        """The table's head logged at ``seq``, or its latest one (None)."""
+        sql = "SELECT leaf_index, table_id, seq, head_hash FROM table_heads WHERE table_id = ?"
+        if seq is None:
+            row = self._run(sql + " ORDER BY seq DESC LIMIT 1", (table_id,)).fetchone()
+        else:
+            row = self._run(sql + " AND seq = ?", (table_id, seq)).fetchone()
+        if row is None:
+            return None
+        leaf_index, table, head_seq, head_hash = row
+        return HeadRow(leaf_index, table, None, head_seq, bytes(head_hash))
+
+    def logged_heads(
         self,
         since: int | None,
         until: int | None,
         table_id: str | None,
         after_leaf: int,
         limit: int,
-    ) -> list[RoundRow]:
-        """Finished rounds by leaf index after ``after_leaf``, finished in [since, until)."""
+    ) -> list[HeadRow]:
+        """Rounds' and tables' heads by leaf index after ``after_leaf``, logged in [since,
+        until): the log's leaves with what each covers."""
         bounds = (
             after_leaf,
             _MIN_TIME if since is None else since,
             _MAX_TIME if until is None else until,
         )
         where = "leaf_index > ? AND finished_at >= ? AND finished_at < ?"
-        if table_id is None:
-            sql = f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE {where}"  # noqa: S608
-            params: tuple[Any, ...] = (*bounds, limit)
-        else:
-            sql = f"SELECT {_ROUND_COLUMNS} FROM rounds WHERE {where} AND table_id = ?"  # noqa: S608
-            params = (*bounds, table_id, limit)
-        rows = self._run(sql + " ORDER BY leaf_index LIMIT ?", params).fetchall()
-        return [_round_row(row) for row in rows]
+        where += "" if table_id is None else " AND table_id = ?"
+        params = bounds if table_id is None else (*bounds, table_id)
+        rounds = "SELECT leaf_index, table_id, round_id, NULL, head_hash FROM rounds"
+        tables = "SELECT leaf_index, table_id, NULL, seq, head_hash FROM table_heads"
+        sql = f"{rounds} WHERE {where} UNION ALL {tables} WHERE {where} ORDER BY leaf_index LIMIT ?"
+        rows = self._run(sql, (*params, *params, limit)).fetchall()
+        return [
+            HeadRow(index, table, round_id, seq, bytes(head))
+            for index, table, round_id, seq, head in rows
+        ]
 
     # Seat tokens
 
@@ -309,7 +355,7 @@ class SqlTransaction:
 
     # The Merkle log
 
-    def append_leaf(self, leaf_hash: bytes, round_id: str) -> int:
+    def append_leaf(self, leaf_hash: bytes, round_id: str | None) -> int:
         """Add a leaf at the next index, under the log lock, so indexes stay dense."""
         (size,) = self._run(self._LOCK_LOG).fetchone()
         self._run(
@@ -348,12 +394,6 @@ class SqlTransaction:
     def latest_checkpoint(self) -> CheckpointRow | None:
         row = self._run(
             "SELECT size, root_hash, note, signed_at FROM checkpoints ORDER BY size DESC LIMIT 1"
-        ).fetchone()
-        return None if row is None else _checkpoint_row(row)
-
-    def checkpoint_at(self, size: int) -> CheckpointRow | None:
-        row = self._run(
-            "SELECT size, root_hash, note, signed_at FROM checkpoints WHERE size = ?", (size,)
         ).fetchone()
         return None if row is None else _checkpoint_row(row)
 

@@ -44,7 +44,7 @@ def test_a_round_whose_log_entry_fails_is_not_written_at_all(
     def broken(*args: object) -> int:
         raise failure
 
-    monkeypatch.setattr(log, "append_round", broken)
+    monkeypatch.setattr(log, "append_head", broken)
     path = f"/v1/rounds/{round_id}/actions"
     failed = raw(server.url, "POST", path, {"type": "stand"}, token=dealer)
     assert failed.status == 500 and error_of(failed)["code"] == "internal_error"

@@ -1,8 +1,10 @@
 """Deadlines: a passed one is applied as a logged event naming it, by the next request that
 touches the table or by the sweeper, and the chain still replays by the rules."""
 
+import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from tests.api.bots import (
     finish_toto21_round,
     kvitlach_table,
     of_type,
+    play_toto21_round,
     raw,
     start_kvitlach_round,
     toto21_round_state,
@@ -23,7 +26,8 @@ from tests.api.bots import (
     types_of,
     verify_table,
 )
-from tests.api.conftest import Server
+from tests.api.conftest import OPERATOR_TOKEN, Server
+from verifier.cli import main as verify_main
 
 MOVE_MS = 5_000
 OPTIONS = {"move_time_ms": MOVE_MS, "seed_time_ms": 2_000, "game_time_ms": 60_000, "stake": 10}
@@ -140,6 +144,50 @@ def test_the_game_time_ending_voids_the_round_in_play_and_decides_the_match(
     assert view["balances"]["seat:0"] + view["balances"]["seat:1"] == 20
     assert raw(server.url, "GET", f"/v1/rounds/{round_id}/bundle").status == 200
     verify_table(server.url, game.table_id)
+
+
+def test_a_match_ending_on_the_game_clock_between_rounds_is_a_head_in_the_log(
+    server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = toto21_table(server.url, {**OPTIONS, "target": 10})
+    play_toto21_round(game, random.Random(3))
+    chain = events_of(server.url, game.table_id)
+    game_deadline = of_type(chain, "match_started")[0]["event"]["data"]["game_deadline"]
+    _past(server, game_deadline)
+
+    assert game.seats[0].view()["view"]["phase"] == "over"
+
+    chain = events_of(server.url, game.table_id)
+    assert types_of(chain)[-2] == "game_time_up"
+    assert types_of(chain)[-1] in ("match_won", "match_drawn")  # who gets the pot
+    assert chain[-1]["event"]["round"] is None
+    bundle = raw(server.url, "GET", f"/v1/tables/{game.table_id}/bundle").json
+    assert (bundle["round_id"], bundle["events"]) == (None, chain)
+    checkpoint = raw(server.url, "GET", "/v1/log/checkpoint").json
+    assert bundle["log"]["leaf_index"] == checkpoint["size"] - 1  # the latest leaf
+
+    # An auditor's export holds the settlement and verifies; without it, the checkpoint
+    # tells that a leaf is missing.
+    export = raw(server.url, "GET", "/v1/export", token=OPERATOR_TOKEN).text.splitlines()
+    assert json.loads(export[-1]) == bundle
+    files = {
+        "key": tmp_path / "key.pem",
+        "checkpoint": tmp_path / "checkpoint.txt",
+        "whole": tmp_path / "whole.jsonl",
+        "dropped": tmp_path / "dropped.jsonl",
+    }
+    keys = raw(server.url, "GET", "/v1/keys").json
+    files["key"].write_text(keys["keys"][0]["public_key_pem"])
+    files["checkpoint"].write_text(checkpoint["note"])
+    files["whole"].write_text("\n".join(export) + "\n")
+    files["dropped"].write_text("\n".join(export[:-1]) + "\n")
+    pinned = ["--key", str(files["key"]), "--key", keys["log"]["verifier_key"]]
+    pinned += ["--checkpoint", str(files["checkpoint"]), "--json", "--jobs", "1"]
+    assert verify_main([*pinned, str(files["whole"])]) == 0
+    capsys.readouterr()
+    assert verify_main([*pinned, str(files["dropped"])]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert "log.round_missing" in {f["code"] for f in report["findings"]}
 
 
 def test_a_kvitlach_player_who_lets_the_move_time_pass_sits_the_round_out(server: Server) -> None:

@@ -401,7 +401,7 @@ CASES: dict[str, Case] = {
         422, "invalid_input", lambda w: {"method": "GET", "path": "/v1/log/consistency?from=2&to=1"}
     ),
     "a consistency proof beyond the log's size is a conflict": Case(
-        409, "conflict", lambda w: {"method": "GET", "path": "/v1/log/consistency?from=1&to=9"}
+        409, "conflict", lambda w: {"method": "GET", "path": "/v1/log/consistency?from=1&to=999999"}
     ),
 }
 

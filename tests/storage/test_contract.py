@@ -10,6 +10,7 @@ import pytest
 from api.storage import (
     CheckpointRow,
     ConflictError,
+    HeadRow,
     IdempotencyRow,
     RoundRow,
     StorageError,
@@ -95,6 +96,29 @@ def test_concurrent_migrations_on_a_fresh_database(backend: Backend) -> None:
     run_threads(4, lambda i: stores[i].migrate())
     with stores[0].transaction() as tx:
         assert tx.log_size() == 0
+
+
+def test_a_version_1_log_keeps_its_leaves_through_the_upgrade(backend: Backend) -> None:
+    from api.storage import schema
+
+    store = backend.open()
+    with store.transaction() as tx:  # the schema as version 1 left it, with one round leaf
+        assert isinstance(tx, schema.SqlTransaction)
+        tx._run("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
+        for statement in schema._MIGRATIONS[0]:
+            tx._run(statement.format(bytes=schema._BYTES_TYPE[tx.DIALECT]))
+        tx._run("INSERT INTO schema_version (version) VALUES (1)")
+        tx.create_table("t1", "toto21", 100)
+        tx.put_round("r0", "t1", 1, SEED, 200)
+        tx.finish_round("r0", leaf(0), tx.append_leaf(leaf(0), "r0"), 300)
+    store.migrate()
+    with store.transaction() as tx:
+        assert tx.leaf_hashes(0, 1) == [leaf(0)]
+        assert tx.append_leaf(leaf(1), None) == 1
+        tx.put_table_head("t1", 7, leaf(1), 1, 400)
+        assert [row.leaf_index for row in tx.logged_heads(None, None, None, -1, 9)] == [0, 1]
+    with pytest.raises(ConflictError), store.transaction() as tx:
+        tx.append_leaf(leaf(2), "r0")  # still one leaf a round
 
 
 def test_data_survives_closing_and_reopening(backend: Backend, store: Store) -> None:
@@ -326,26 +350,29 @@ def test_round_writes_that_conflict(store: Store, write: Callable[[Transaction],
         assert tx.get_round("r2") == RoundRow("r2", "t1", 1, SEED, 201, None, None, None)
 
 
-def test_finished_rounds_page_by_leaf_index(store: Store) -> None:
+def test_logged_heads_page_by_leaf_index(store: Store) -> None:
     with_table(store, "a")
     with_table(store, "b")
-    # Leaf i goes to a round finished at 1000 + 10 * i, on table a for even i, b for odd.
+    # Leaf i is logged at 1000 + 10 * i, on table a for even i, b for odd: a round's head,
+    # except every third leaf, which is a table's head at rest (seq 100 + i).
     with store.transaction() as tx:
         for i in range(10):
             tx.put_round(f"r{i}", "ab"[i % 2], i, SEED, opened_at=i)
         tx.put_round("open", "a", 99, SEED, opened_at=0)
-        for i in [3, 0, 7, 1, 9, 2, 8, 4, 6, 5]:  # finished out of leaf order
-            tx.finish_round(f"r{i}", leaf(i), leaf_index=i, finished_at=1000 + 10 * i)
+        for i in [3, 0, 7, 1, 9, 2, 8, 4, 6, 5]:  # logged out of leaf order
+            if i % 3 == 0:
+                tx.put_table_head("ab"[i % 2], 100 + i, leaf(i), i, 1000 + 10 * i)
+            else:
+                tx.finish_round(f"r{i}", leaf(i), leaf_index=i, finished_at=1000 + 10 * i)
 
     def export(since: int | None, until: int | None, table: str | None, page: int) -> list[int]:
         found: list[int] = []
         after = -1
         while True:
             with store.transaction() as tx:
-                rows = tx.finished_rounds(since, until, table, after_leaf=after, limit=page)
+                rows = tx.logged_heads(since, until, table, after_leaf=after, limit=page)
             assert len(rows) <= page
             for row in rows:
-                assert row.leaf_index is not None
                 found.append(row.leaf_index)
                 after = row.leaf_index
             if len(rows) < page:
@@ -358,8 +385,27 @@ def test_finished_rounds_page_by_leaf_index(store: Store) -> None:
     assert export(None, 1020, "a", 4) == [0]
     assert export(5000, None, None, 3) == []
     with store.transaction() as tx:
-        (row,) = tx.finished_rounds(None, None, "b", after_leaf=5, limit=1)
-        assert row == RoundRow("r7", "b", 7, SEED, 7, 1070, leaf(7), 7)
+        assert tx.logged_heads(None, None, "b", after_leaf=5, limit=2) == [
+            HeadRow(7, "b", "r7", None, leaf(7)),
+            HeadRow(9, "b", None, 109, leaf(9)),
+        ]
+
+
+def test_a_table_head_is_logged_once_per_seq(store: Store) -> None:
+    with_table(store, "t1")
+    with store.transaction() as tx:
+        assert tx.table_head("t1", None) is None
+        tx.put_table_head("t1", 3, leaf(0), 0, 500)
+        tx.put_table_head("t1", 8, leaf(1), 1, 600)
+    with store.transaction() as tx:
+        assert tx.table_head("t1", None) == HeadRow(1, "t1", None, 8, leaf(1))
+        assert tx.table_head("t1", 3) == HeadRow(0, "t1", None, 3, leaf(0))
+        assert tx.table_head("t1", 4) is None
+        assert tx.table_head("t2", None) is None
+    with pytest.raises(ConflictError), store.transaction() as tx:
+        tx.put_table_head("t1", 3, leaf(2), 2, 700)
+    with pytest.raises(ConflictError), store.transaction() as tx:
+        tx.put_table_head("ghost", 1, leaf(2), 2, 700)
 
 
 # Seat tokens
@@ -462,8 +508,11 @@ def test_a_round_has_one_leaf(store: Store) -> None:
     with pytest.raises(ConflictError), store.transaction() as tx:
         tx.append_leaf(leaf(1), "ghost")
     with store.transaction() as tx:
-        assert tx.log_size() == 1
-        assert tx.leaf_hashes(0, 1) == [leaf(0)]
+        assert tx.append_leaf(leaf(1), None) == 1  # a table's head: no round
+        assert tx.append_leaf(leaf(2), None) == 2
+    with store.transaction() as tx:
+        assert tx.log_size() == 3
+        assert tx.leaf_hashes(0, 3) == [leaf(0), leaf(1), leaf(2)]
 
 
 def test_concurrent_leaves_are_dense(backend: Backend, store: Store) -> None:
@@ -502,11 +551,9 @@ def test_checkpoints(store: Store) -> None:
         tx.put_checkpoint(two)
     with store.transaction() as tx:
         assert tx.latest_checkpoint() == two
-        assert tx.checkpoint_at(1) == one
-        assert tx.checkpoint_at(3) is None
     with pytest.raises(ConflictError), store.transaction() as tx:
         tx.put_checkpoint(CheckpointRow(2, b"\x09" * 32, "another", 700))
     with pytest.raises(ValueError, match="log of size 2"), store.transaction() as tx:
         tx.put_checkpoint(CheckpointRow(3, b"\x03" * 32, "ahead of the log", 700))
     with store.transaction() as tx:
-        assert tx.checkpoint_at(2) == two
+        assert tx.latest_checkpoint() == two
