@@ -214,14 +214,14 @@ class ChainHead:
                 and 0 <= seq <= MAX_SAFE_INTEGER
             ):
                 canonical = _event_bytes(
-                    json_string(actor),
-                    canonical_text(fields["data"], depth=1),
-                    prev_text,
-                    "null" if round_id is None else json_string(round_id),
-                    seq,
-                    table_text,
-                    stamped,
-                    json_string(kind),
+                    actor=json_string(actor),
+                    data=canonical_text(fields["data"], depth=1),
+                    prev=prev_text,
+                    round_id="null" if round_id is None else json_string(round_id),
+                    seq=seq,
+                    table=table_text,
+                    time=stamped,
+                    kind=json_string(kind),
                 )
             else:
                 canonical = _canonical_fields(fields)
@@ -297,15 +297,15 @@ def _canonical_fields(fields: Mapping[str, Any]) -> bytes:
         return canonical_bytes({name: fields[name] for name in _FIELDS})
     actor, data, prev, round_id, seq, table, time, kind, version = values
     return _event_bytes(
-        json_string(actor),
-        canonical_text(data, depth=1),
-        json_string(prev),
-        "null" if round_id is None else json_string(round_id),
-        seq,
-        json_string(table),
-        time,
-        json_string(kind),
-        version,
+        actor=json_string(actor),
+        data=canonical_text(data, depth=1),
+        prev=json_string(prev),
+        round_id="null" if round_id is None else json_string(round_id),
+        seq=seq,
+        table=json_string(table),
+        time=time,
+        kind=json_string(kind),
+        version=version,
     )
 
 
@@ -316,6 +316,7 @@ def _stamped_shared(table: Any, time: Any) -> bool:
 
 
 def _event_bytes(
+    *,
     actor: str,
     data: str,
     prev: str,
