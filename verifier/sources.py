@@ -200,7 +200,10 @@ def _proof_input(obj: dict[str, Any], pinned: export.Pinned, report: Report) -> 
     if type(index) is not int or type(size) is not int or not isinstance(head, str):
         raise InputError("input.wrong_format", "leaf_index, tree_size and head_hash")
     heads = log.hashes([head], "head_hash")
-    place = log.Place(None, obj.get("round_id") if isinstance(obj.get("round_id"), str) else None)
+    table, round_id = obj.get("table_id"), obj.get("round_id")
+    place = log.Place(
+        table if isinstance(table, str) else None, round_id if isinstance(round_id, str) else None
+    )
     if size != checkpoint.size:
         report.add(
             [

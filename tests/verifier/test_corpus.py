@@ -49,3 +49,37 @@ def test_a_changed_byte_in_each_field_of_each_event_type_is_caught(
         report = verify_bundle(corpus.field_attack(bundle, index, field), trust)
         expected = corpus.FIELD_CODES[field]
         assert expected in report.codes(), (event_type, [f.line() for f in report.findings])
+
+
+def _at_rest(bundle: dict[str, Any], end: int) -> dict[str, Any]:
+    """The table's head after its first ``end`` events, logged as a table at rest."""
+    rest = corpus.relogged(bundle, bundle["events"][:end])
+    rest["round_id"] = None
+    return rest
+
+
+def _first(events: list[dict[str, Any]], type_: str) -> int:
+    return next(i for i, e in enumerate(events) if e["event"]["type"] == type_)
+
+
+def test_a_table_at_rest_verifies_and_is_told(fixture: Fixture, trust: Trust) -> None:
+    from verifier.explain import explain
+
+    events = fixture.kvitlach["events"]
+    seated, after_first = _first(events, "round_opened"), _first(events, "round_revealed") + 1
+    for end in (seated, after_first):  # no round open either time
+        report = verify_bundle(_at_rest(fixture.kvitlach, end), trust)
+        assert report.verdict == "valid", [f.line() for f in report.findings]
+    story = explain(_at_rest(fixture.kvitlach, seated))
+    assert f"at rest at seq {seated - 1}: no round open" in story
+    assert "seat 2: seat joined" in story
+    assert "seat:2: 0 -> 1000 (+1000)" in story  # a buy-in, since the table was made
+
+
+@pytest.mark.parametrize("last", ["round_opened", "round_sealed", "card_dealt"])
+def test_a_bundle_naming_no_round_that_ends_inside_one_is_unfinished(
+    last: str, fixture: Fixture, trust: Trust
+) -> None:
+    bundle = _at_rest(fixture.toto21, _first(fixture.toto21["events"], last) + 1)
+    report = verify_bundle(bundle, trust)
+    assert "round.unfinished" in report.codes(), [f.line() for f in report.findings]
