@@ -169,7 +169,7 @@ def export_and_verify(url: str, folder: Path, notes: set[str], findings: Finding
     if [b["log"]["leaf_index"] for b in bundles] != list(range(len(bundles))):
         findings.problems.append("the export's leaf indexes are not 0..n-1")
     if len(set(leaves)) != len(leaves):
-        findings.problems.append("a round head appears twice in the Merkle log")
+        findings.problems.append("a head appears twice in the Merkle log")
     earliest = _check_notes(notes | {latest.read_text()}, leaves, verifier, findings)
     command = [sys.executable, "-m", "verifier", str(export), "--key", str(pem)]
     command += ["--checkpoint", str(latest)]

@@ -3,7 +3,7 @@
 Bots send each request to either process at random, and some tables are played by several
 threads at once, each through either process. Afterwards no chain forked (every receipt
 anyone was given is the one event stored at its seq, and each chain checks link by link),
-no round head is twice in the Merkle log, every checkpoint either process signed is a
+no head is twice in the Merkle log, every checkpoint either process signed is a
 prefix of the final log, and the whole export verifies offline.
 """
 
