@@ -20,7 +20,7 @@ class Live:
     """A table as this process last saw it, with the round that is current.
 
     ``in_round`` while that round is open (not yet revealed); ``last_type`` is the type of
-    the table's last event: together they tell whether the table is at rest (section 13.4).
+    the table's last event: together they tell whether the table is at rest (SPEC 13.3).
     """
 
     table: Table
@@ -42,6 +42,8 @@ class Live:
                 opened, rounds_opened=self.rounds_opened + 1, in_round=True, last_type=event.type
             )
         in_round = self.in_round and event.type != ROUND_REVEALED
+        if in_round == self.in_round and event.type == self.last_type:
+            return self  # most events of a round: nothing this records changes
         return replace(self, in_round=in_round, last_type=event.type)
 
     @property

@@ -213,15 +213,15 @@ class Service:
             now = self.clock()
             loaded = self.live.load(txn, table_id)
             live, _ = self._apply_due(txn, loaded, now)
+            # A retried request is answered as the first time, after the timeouts due now.
             replayed = self._replayed(txn, table_id, idempotency)
-            if replayed is not None:
-                return cast(T, replayed)
-            try:
-                live, result = step(txn, live, now)
-            except FairdealError as e:
-                refusal = e
-            else:
-                self._keep_idempotent(txn, table_id, idempotency, result)
+            if replayed is None:
+                try:
+                    live, result = step(txn, live, now)
+                except FairdealError as e:
+                    refusal = e
+                else:
+                    self._keep_idempotent(txn, table_id, idempotency, result)
             self._log_rest(txn, live, loaded.table.head.next_seq)
             deadline = self._next_deadline(live)
             if deadline != row.next_deadline:
@@ -229,7 +229,7 @@ class Service:
         self.live.remember(live)
         if refusal is not None:
             raise from_core(refusal) from refusal
-        return result
+        return cast(T, replayed) if replayed is not None else result
 
     def _run(
         self, txn: Transaction, live: Live, command: Command, secret: bytes | None = None
@@ -260,7 +260,7 @@ class Service:
 
     def _log_rest(self, txn: Transaction, live: Live, start_seq: int) -> None:
         """A write that leaves its table at rest adds the table's head to the log, unless
-        it wrote nothing or a round's head already covers it (SPEC 13.4)."""
+        it wrote nothing or a round's head already covers it (SPEC 13.3)."""
         head = live.table.head
         if head.next_seq == start_seq or not live.unlogged_rest:
             return

@@ -190,6 +190,32 @@ def test_a_match_ending_on_the_game_clock_between_rounds_is_a_head_in_the_log(
     assert "log.round_missing" in {f["code"] for f in report["findings"]}
 
 
+def test_timeouts_applied_before_a_retried_request_still_log_the_table_at_rest(
+    server: Server,
+) -> None:
+    game = toto21_table(server.url, {**OPTIONS, "target": 10})
+    round_id = await_toto21_move(game)
+    turn = toto21_round_state(game.seats[0])["turn"]
+    path, headers = f"/v1/rounds/{round_id}/actions", {"Idempotency-Key": "stand-1"}
+    token = game.seats[turn].token
+    first = raw(server.url, "POST", path, {"type": "stand"}, token=token, headers=headers)
+    assert first.status == 200, first.text
+    finish_toto21_round(game, round_id, random.Random(5))
+    chain = events_of(server.url, game.table_id)
+    game_deadline = of_type(chain, "match_started")[0]["event"]["data"]["game_deadline"]
+    logged = raw(server.url, "GET", "/v1/log/checkpoint").json["size"]
+    _past(server, game_deadline)
+
+    again = raw(server.url, "POST", path, {"type": "stand"}, token=token, headers=headers)
+
+    assert (again.status, again.json) == (200, first.json)
+    chain = events_of(server.url, game.table_id)
+    assert types_of(chain)[-2:] in (["game_time_up", "match_won"], ["game_time_up", "match_drawn"])
+    assert raw(server.url, "GET", "/v1/log/checkpoint").json["size"] == logged + 1
+    bundle = raw(server.url, "GET", f"/v1/tables/{game.table_id}/bundle").json
+    assert bundle["events"] == chain
+
+
 def test_a_kvitlach_player_who_lets_the_move_time_pass_sits_the_round_out(server: Server) -> None:
     options = {"rule_set": "classic", "bank_funding": 20, "ante": 0, "move_time_ms": 1_000}
     game = kvitlach_table(server.url, 3, options)
