@@ -16,7 +16,14 @@ from operator import itemgetter
 from typing import Any
 
 from fairdeal import tags
-from fairdeal.canonical import MAX_SAFE_INTEGER, canonical_bytes, canonical_text, json_string, utf8
+from fairdeal.canonical import (
+    MAX_SAFE_INTEGER,
+    canonical_bytes,
+    canonical_text,
+    json_string,
+    json_text,
+    utf8,
+)
 from fairdeal.errors import (
     ChainForkError,
     ChainGapError,
@@ -34,11 +41,13 @@ GENESIS_PREV = "0" * 64
 SERVER = "server"
 _FIELDS = ("version", "table", "round", "seq", "prev", "time", "type", "actor", "data")
 _FIELD_SET = frozenset(_FIELDS)
+_FIELD_VALUES = itemgetter(*_FIELDS)  # an event's fields, as a tuple in that order
 _SIGNED_FIELDS = frozenset(("event", "hash", "key_id", "signature"))
 _ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 _TYPE = re.compile(r"[a-z][a-z0-9_]{0,39}")
-_ACTOR = re.compile(r"server|seat:(0|[1-9][0-9]?)")
 _KEY_ID = re.compile(r"[0-9a-f]{32}")
+# The actors, server|seat:(0|[1-9][0-9]?), as a set: looked up faster than matched
+_ACTORS = frozenset((SERVER, *(f"seat:{seat}" for seat in range(100))))
 
 
 def seat_actor(seat: int) -> str:
@@ -85,19 +94,27 @@ class Event:
         return cls.parse(obj)[0]
 
     @classmethod
-    def parse(cls, obj: Any) -> tuple["Event", bytes]:
-        """``from_json``, and the canonical bytes it checked: what the event's hash covers."""
+    def parse(cls, obj: Any) -> tuple["Event", bytes, str]:
+        """``from_json``, the canonical bytes it checked (what the event's hash covers), and
+        its data's canonical text (what ``fairdeal.table.records`` compares a draft's with).
+
+        Hot (every event read passes here): each field is checked once, in SPEC 5.1's
+        order, and the canonical bytes are formatted around the encoded data.
+        """
         if not isinstance(obj, dict) or obj.keys() != _FIELD_SET:
             raise EventSchemaError(f"an event has exactly the fields {', '.join(_FIELDS)}")
-        event = build(cls, **obj)
-        _check_shape(event)
-        # Stamped types leave only data to fail; otherwise the raw object is encoded, so
-        # that its own member order names the first bad value, as it always has.
+        values = _FIELD_VALUES(obj)
+        _check_shape(values)
         try:
-            canonical = _canonical(event) if _stamped_types(obj) else canonical_bytes(obj)
+            if _stamped_types(values):
+                data = canonical_text(obj["data"], depth=1)
+                canonical = _formatted(values, data)
+            else:  # the raw object is encoded, so that its member order names the first bad value
+                canonical = canonical_bytes(obj)
+                data = json_text(obj["data"])
         except EncodingError as e:  # a float, a huge integer: not something the log holds
-            raise EventSchemaError(f"seq {event.seq!r}: {e}") from e
-        return event, canonical
+            raise EventSchemaError(f"seq {values[3]!r}: {e}") from e
+        return build_from(cls, dict(obj)), canonical, data
 
     @property
     def draft(self) -> Draft:
@@ -127,8 +144,9 @@ class SignedEvent:
         return cls.parse(obj)[0]
 
     @classmethod
-    def parse(cls, obj: Any) -> tuple["SignedEvent", bytes]:
-        """``from_json``, and the event's own hash, from the canonical bytes it checked.
+    def parse(cls, obj: Any) -> tuple["SignedEvent", bytes, str]:
+        """``from_json``, the event's own hash (from the canonical bytes it checked), and its
+        data's canonical text (see ``Event.parse``).
 
         The stated hash is not compared with it here: ``check`` (or the caller) does that.
         """
@@ -139,9 +157,9 @@ class SignedEvent:
             raise EventSchemaError("hash or signature is not lowercase hex of the right length")
         if not isinstance(key, str) or not _KEY_ID.fullmatch(key):
             raise EventSchemaError("key_id is not 32 lowercase hex digits")
-        event, canonical = Event.parse(obj["event"])
-        digest = _digest(canonical)
-        return build(cls, event=event, hash=stated, key_id=key, signature=signature), digest
+        event, canonical, data = Event.parse(obj["event"])
+        values = {"event": event, "hash": stated, "key_id": key, "signature": signature}
+        return build_from(cls, values), _digest(canonical), data
 
     def check(self, keys: KeySet) -> None:
         """The stated hash is the event's hash and the signature verifies under a trusted key."""
@@ -338,9 +356,33 @@ def _event_bytes(
 _SORTED_FIELDS = itemgetter(*sorted(_FIELDS))  # an event's fields, as a tuple in that order
 
 
-def _stamped_types(obj: Mapping[str, Any]) -> bool:
-    """Whether an event's fields have the types ``stamp`` gives them."""
-    return _stamped(_SORTED_FIELDS(obj))
+def _stamped_types(values: tuple[Any, ...]) -> bool:
+    """Whether an event's fields (in ``_FIELDS`` order), whose shape passed, have the types
+    ``stamp`` gives them: then only its data can lack a canonical encoding."""
+    _, table, round_id, seq, prev, time, kind, actor, _ = values
+    return (
+        type(table) is type(prev) is type(kind) is type(actor) is str
+        and (round_id is None or type(round_id) is str)
+        and seq <= MAX_SAFE_INTEGER
+        and time <= MAX_SAFE_INTEGER
+    )
+
+
+def _formatted(values: tuple[Any, ...], data: str) -> bytes:
+    """The canonical bytes of an event of stamped types (``_stamped_types``) with this data
+    text. SPEC 5.1's patterns hold no character JSON escapes, so each string is written
+    as it is, in quotes (and ``version`` is 1)."""
+    _, table, round_id, seq, prev, time, kind, actor, _ = values
+    return _event_bytes(
+        actor=f'"{actor}"',
+        data=data,
+        prev=f'"{prev}"',
+        round_id="null" if round_id is None else f'"{round_id}"',
+        seq=seq,
+        table=f'"{table}"',
+        time=time,
+        kind=f'"{kind}"',
+    )
 
 
 def _stamped(values: tuple[Any, ...]) -> bool:
@@ -370,22 +412,32 @@ def _hex(value: Any, size: int) -> bytes | None:
     return raw if raw.hex() == value else None
 
 
-def _check_shape(event: Event) -> None:
-    checks = (
-        (type(event.version) is int and event.version == VERSION, "version must be 1"),
-        (isinstance(event.table, str) and bool(_ID.fullmatch(event.table)), "bad table id"),
-        (
-            event.round is None
-            or (isinstance(event.round, str) and bool(_ID.fullmatch(event.round))),
-            "bad round id",
-        ),
-        (type(event.seq) is int and event.seq >= 0, "seq must be a non-negative integer"),
-        (_hex(event.prev, 32) is not None, "prev must be 64 lowercase hex digits"),
-        (type(event.time) is int and event.time >= 0, "time must be a non-negative integer"),
-        (isinstance(event.type, str) and bool(_TYPE.fullmatch(event.type)), "bad event type"),
-        (isinstance(event.actor, str) and bool(_ACTOR.fullmatch(event.actor)), "bad actor"),
-        (isinstance(event.data, dict), "data must be an object"),
-    )
-    for ok, reason in checks:
-        if not ok:
-            raise EventSchemaError(f"seq {event.seq!r}: {reason}")
+def _check_shape(values: tuple[Any, ...]) -> None:
+    """SPEC 5.1's constraints on an event's fields (in ``_FIELDS`` order), in the order of
+    its table: the first that fails is raised. Each check runs once those before it passed."""
+    reason = _shape_problem(values)
+    if reason is not None:
+        raise EventSchemaError(f"seq {values[3]!r}: {reason}")
+
+
+def _shape_problem(values: tuple[Any, ...]) -> str | None:
+    version, table, round_id, seq, prev, time, kind, actor, data = values
+    if type(version) is not int or version != VERSION:
+        return "version must be 1"
+    if not (isinstance(table, str) and _ID.fullmatch(table)):
+        return "bad table id"
+    if not (round_id is None or (isinstance(round_id, str) and _ID.fullmatch(round_id))):
+        return "bad round id"
+    if type(seq) is not int or seq < 0:
+        return "seq must be a non-negative integer"
+    if _hex(prev, 32) is None:
+        return "prev must be 64 lowercase hex digits"
+    if type(time) is not int or time < 0:
+        return "time must be a non-negative integer"
+    if not (isinstance(kind, str) and _TYPE.fullmatch(kind)):
+        return "bad event type"
+    if not (isinstance(actor, str) and actor in _ACTORS):
+        return "bad actor"
+    if not isinstance(data, dict):
+        return "data must be an object"
+    return None

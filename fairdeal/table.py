@@ -120,12 +120,15 @@ def _replay_run(table: Table, events: list[Event], secret: bytes | None) -> tupl
     return Table(table.game, decision.state, head), len(drafts)
 
 
-def records(event: Event, draft: Draft) -> bool:
+def records(event: Event, draft: Draft, data_text: str | None = None) -> bool:
     """Whether a logged event is the draft the rules give: the same type, actor and round,
-    and data equal as JSON text (so true is not 1, as it is in Python)."""
+    and data equal as JSON text (so true is not 1, as it is in Python). ``data_text`` is
+    the event's data as canonical text when the caller has it (``Event.parse`` gives it),
+    which spares encoding them again."""
     if (event.type, event.actor, event.round) != (draft.type, draft.actor, draft.round):
         return False
     try:
-        return json_text(event.data) == json_text(dict(draft.data))
+        logged = json_text(event.data) if data_text is None else data_text
+        return logged == json_text(dict(draft.data))
     except (TypeError, ValueError, RecursionError):  # data no JSON text can hold
         return False

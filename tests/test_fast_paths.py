@@ -1,6 +1,7 @@
 """The hot-path shortcuts equal the plain code they replace: the event hash formatted
 around its data, the frozen-dataclass copies and constructors, the cached card salts,
-hex read without a pattern, one encoding for both the canonical check and the hash."""
+hex read without a pattern, one encoding for the canonical check, the hash and the
+comparison with the rules' drafts."""
 
 import dataclasses
 import hashlib
@@ -116,9 +117,89 @@ def test_parsing_a_signed_event_hashes_what_from_json_checked(
         with pytest.raises(EventSchemaError, match=re.escape(str(e))):
             SignedEvent.parse(raw)
     else:
-        signed, digest = SignedEvent.parse(raw)
+        signed, digest, data_text = SignedEvent.parse(raw)
         assert signed == expected
         assert digest == _plain_hash(expected.event) == expected.event.hash()
+        assert data_text == canonical_bytes(expected.event.data).decode()
+
+
+_FIELDS = ("version", "table", "round", "seq", "prev", "time", "type", "actor", "data")
+_ID = "[A-Za-z0-9._:-]{1,64}"
+_ACTOR_TEXT = st.sampled_from(["server", "seat:0", "seat:9", "seat:99", "seat:100", "seat:07"])
+_ID_TEXT = st.from_regex(_ID, fullmatch=True) | _TEXT
+_FIELD_VALUES = {
+    "version": st.sampled_from([1, 0, 2, True, 1.0]) | _ODD,
+    "table": _ID_TEXT | _ODD,
+    "round": _ID_TEXT | _ODD,
+    "seq": _INT | _ODD,
+    "prev": st.sampled_from(["0" * 64, "ab" * 32, "AB" * 32, "0" * 63, "0 " * 32]) | _ODD,
+    "time": _INT | _ODD,
+    "type": st.from_regex(r"[a-z][a-z0-9_]{0,40}", fullmatch=True) | _TEXT | _ODD,
+    "actor": _ACTOR_TEXT | _TEXT | _ODD,
+    "data": _DATA | _ODD,
+}
+
+
+_SPEC_5_1 = {  # each field's constraint, as the table of SPEC 5.1 has them, with its reason
+    "version": (lambda v: type(v) is int and v == 1, "version must be 1"),
+    "table": (lambda v: isinstance(v, str) and re.fullmatch(_ID, v), "bad table id"),
+    "round": (
+        lambda v: v is None or (isinstance(v, str) and re.fullmatch(_ID, v)),
+        "bad round id",
+    ),
+    "seq": (lambda v: type(v) is int and v >= 0, "seq must be a non-negative integer"),
+    "prev": (
+        lambda v: isinstance(v, str) and re.fullmatch("[0-9a-f]{64}", v),
+        "prev must be 64 lowercase hex digits",
+    ),
+    "time": (lambda v: type(v) is int and v >= 0, "time must be a non-negative integer"),
+    "type": (
+        lambda v: isinstance(v, str) and re.fullmatch("[a-z][a-z0-9_]{0,39}", v),
+        "bad event type",
+    ),
+    "actor": (
+        lambda v: isinstance(v, str) and re.fullmatch("server|seat:(0|[1-9][0-9]?)", v),
+        "bad actor",
+    ),
+    "data": (lambda v: isinstance(v, dict), "data must be an object"),
+}
+
+
+def _plain_parse(obj: dict[str, Any]) -> tuple[Event, bytes, str]:
+    """SPEC 5.1 as written: each field in the table's order, then the whole event's
+    canonical encoding (its members in their own order)."""
+    for name in _FIELDS:
+        holds, reason = _SPEC_5_1[name]
+        if not holds(obj[name]):
+            raise EventSchemaError(f"seq {obj['seq']!r}: {reason}")
+    try:
+        canonical = canonical_bytes(obj)
+    except EncodingError as e:
+        raise EventSchemaError(f"seq {obj['seq']!r}: {e}") from e
+    return Event(**obj), canonical, canonical_bytes(obj["data"]).decode()
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    values=st.fixed_dictionaries(_FIELD_VALUES),
+    order=st.permutations(_FIELDS),
+    broken=st.sets(st.sampled_from(_FIELDS), max_size=3),
+)
+def test_parsing_an_event_checks_its_fields_as_spec_5_1_says(
+    values: dict[str, Any], order: list[str], broken: set[str]
+) -> None:
+    """A few fields drawn from anything, the rest valid, members in any order: the same
+    verdict, the same first failure named, the same bytes and data text."""
+    valid = {"version": 1, "table": "t", "round": "t.r1", "seq": 3, "prev": "ab" * 32,
+             "time": 5, "type": "hit", "actor": "seat:1", "data": {"a": [1, None]}}  # fmt: skip
+    obj = {name: values[name] if name in broken else valid[name] for name in order}
+    try:
+        expected = _plain_parse(obj)
+    except EventSchemaError as e:
+        with pytest.raises(EventSchemaError, match=f"^{re.escape(str(e))}$"):
+            Event.parse(obj)
+    else:
+        assert Event.parse(obj) == expected
 
 
 _JSON = st.recursive(

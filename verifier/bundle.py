@@ -85,7 +85,8 @@ class _Work:
     round: str | None  # None: the head of the table at rest
     findings: list[Finding] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
-    digests: list[bytes] = field(default_factory=list)
+    digests: list[bytes] = field(default_factory=list)  # each event's hash
+    texts: list[str] = field(default_factory=list)  # each event's data, as canonical text
 
 
 def check(
@@ -117,8 +118,10 @@ def check(
     for raw in raw_events[start:]:
         parsed = chain.check(raw, duplicates)  # (1) (2) (3) (4) (5)
         if parsed is not None:
-            work.events.append(parsed[0].event)
-            work.digests.append(parsed[1])
+            signed, digest, text = parsed
+            work.events.append(signed.event)
+            work.digests.append(digest)
+            work.texts.append(text)
     work.findings.extend(chain.findings)
     state = _semantics(work, reused) if chain.intact else None
     rests = _rest_heads(work)
@@ -189,14 +192,14 @@ def _reusable(memo: Memo | None, raw_events: list[Any], duplicates: bool) -> Mem
 
 def _semantics(work: _Work, reused: Memo | None) -> Any:
     """(5)-(14) on one intact chain; returns the replayed state and checkers, or None."""
-    events = work.events
+    events, texts = work.events, work.texts
     if reused is None:
         created = events[0]
         replayed, problem = rules.start(created)
         options = created.data.get("options")
         decks = options.get("decks", 1) if isinstance(options, dict) else 1
         deck_rules = {"game": created.data.get("game"), "decks": decks}
-        events, balances, finished = events[1:], {}, frozenset[str]()
+        events, texts, balances, finished = events[1:], texts[1:], {}, frozenset[str]()
     else:
         replayed, problem = reused.replayed, None
         deck_rules, balances, finished = reused.deck_rules, reused.balances, reused.finished
@@ -204,15 +207,15 @@ def _semantics(work: _Work, reused: Memo | None) -> Any:
     rounds = RoundChecker(work.table, deck_rules, seeds)
     rounds.finished = set(finished)
     money = MoneyChecker(work.table, balances)
-    for event in events:
-        rounds.check(event)  # (5) timeouts (6) (7) (8) (9) (14)
+    for event, text in zip(events, texts, strict=True):
+        rounds.check(event, text)  # (5) timeouts (6) (7) (8) (9) (14)
         money.check(event)  # (12) (13)
     rounds.finish(events[-1] if events else None)  # (14)
     work.findings.extend(rounds.findings + money.findings)
     if problem is not None or replayed is None:
         work.findings.extend([problem] if problem else [])
         return None
-    replayed, problem = rules.replay(replayed, events, seeds)  # (10) (11)
+    replayed, problem = rules.replay(replayed, events, texts, seeds)  # (10) (11)
     if problem is not None:
         work.findings.append(problem)
         return None

@@ -66,12 +66,13 @@ class ChainChecker:
         seq_number = seq if type(seq) is int else None
         self.findings.append(Finding(code, self.table, round_text, seq_number, reason))
 
-    def check(self, raw: Any, duplicates_possible: bool) -> tuple[SignedEvent, bytes] | None:
-        """The signed event and its hash, or None when it cannot be read as one."""
+    def check(self, raw: Any, duplicates_possible: bool) -> tuple[SignedEvent, bytes, str] | None:
+        """The signed event, its hash and its data's canonical text, or None when it cannot
+        be read as one."""
         try:
             # (1) schema; (2) the core refuses a value without a canonical form while
             # parsing, and hashes the canonical bytes it checked
-            signed, digest = SignedEvent.parse(raw)
+            signed, digest, data = SignedEvent.parse(raw)
         except EventSchemaError as e:
             self._unreadable(raw, e, duplicates_possible)
             return None
@@ -86,7 +87,7 @@ class ChainChecker:
         self._signature(signed, digest)
         self._time(event)
         self._next_seq, self._prev, self._prev_time = event.seq + 1, digest.hex(), event.time
-        return signed, digest
+        return signed, digest, data
 
     def _unreadable(self, raw: Any, error: EventSchemaError, duplicates_possible: bool) -> None:
         event_raw = raw.get("event") if isinstance(raw, dict) else None

@@ -45,9 +45,10 @@ def start(created: Event) -> tuple[Replayed | None, Finding | None]:
 
 
 def replay(
-    table: Replayed, events: Sequence[Event], seeds: Mapping[str, bytes]
+    table: Replayed, events: Sequence[Event], texts: Sequence[str], seeds: Mapping[str, bytes]
 ) -> tuple[Replayed, Finding | None]:
-    """Replay runs of ``events`` (none of them table_created); stop at the first failure."""
+    """Replay runs of ``events`` (none of them table_created), whose data ``texts`` has as
+    canonical text; stop at the first failure."""
     index, state = 0, table.state
     while index < len(events):
         first = events[index]
@@ -61,8 +62,8 @@ def replay(
             return Replayed(table.game, state), _finding(
                 "rules.mismatch", first, "the rules record nothing here"
             )
-        run = events[index : index + len(drafts)]  # not all the rest: that is O(n^2) in all
-        finding = _check_run(run, drafts)
+        end = index + len(drafts)  # not all the rest: that is O(n^2) in all
+        finding = _check_run(events[index:end], texts[index:end], drafts)
         if finding is not None:
             return Replayed(table.game, state), finding
         # Every logged event equals its draft, so the decided state is the logged one.
@@ -79,11 +80,13 @@ def _decide(
     return list(decision.drafts), decision.state
 
 
-def _check_run(events: Sequence[Event], drafts: list[Draft]) -> Finding | None:
+def _check_run(
+    events: Sequence[Event], texts: Sequence[str], drafts: list[Draft]
+) -> Finding | None:
     first = events[0]
-    for draft, event in zip(drafts, events, strict=False):
+    for draft, event, text in zip(drafts, events, texts, strict=False):
         # (11) every event of the run is exactly what the rules decide
-        if not records(event, draft) or event.time != first.time:
+        if not records(event, draft, text) or event.time != first.time:
             reason = f"the rules give {draft.type} by {draft.actor} here, the log {event.type}"
             return _finding("rules.mismatch", event, _with_data(reason, event, draft))
     if len(events) < len(drafts):
