@@ -16,13 +16,11 @@ prefix the two bundles share is checked to be byte-for-byte what was verified.
 
 import hashlib
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fairdeal.bundle import FORMAT
-from fairdeal.canonical import json_text
-from fairdeal.events import Event
+from fairdeal.events import Event, SignedEvent
 from fairdeal.note import Checkpoint
 from verifier import log, rules
 from verifier.chain import ChainChecker, Head, event_hash
@@ -50,7 +48,7 @@ _LOG_TYPES = {
 class Memo:
     """A table verified through the end of a valid bundle."""
 
-    digests: bytes  # SHA-256 of each signed event's compact sorted JSON, 32 bytes a seq
+    identities: bytes  # each signed event's ``identity``, 32 bytes a seq
     head: Head
     replayed: rules.Replayed
     balances: dict[str, int]
@@ -60,7 +58,7 @@ class Memo:
 
     @property
     def length(self) -> int:
-        return len(self.digests) // 32
+        return len(self.identities) // 32
 
 
 @dataclass(frozen=True)
@@ -84,7 +82,8 @@ class _Work:
     table: str
     round: str | None  # None: the head of the table at rest
     findings: list[Finding] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
+    signed: list[SignedEvent] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)  # each signed event's event
     digests: list[bytes] = field(default_factory=list)  # each event's hash
     texts: list[str] = field(default_factory=list)  # each event's data, as canonical text
 
@@ -119,6 +118,7 @@ def check(
         parsed = chain.check(raw, duplicates)  # (1) (2) (3) (4) (5)
         if parsed is not None:
             signed, digest, text = parsed
+            work.signed.append(signed)
             work.events.append(signed.event)
             work.digests.append(digest)
             work.texts.append(text)
@@ -132,7 +132,7 @@ def check(
     result = replace(result, events=len(raw_events), heads=heads)
     if not keep_memo or state is None or work.findings:
         return result, None
-    memo = _memo(reused, raw_events, work.digests, chain.head, state, heads)
+    memo = _memo(reused, work, chain.head, state, heads)
     return result, memo
 
 
@@ -164,28 +164,36 @@ def _names(obj: Any) -> tuple[str | None, str | None]:
 
 
 def identity(raw: Any) -> bytes:
-    """A digest equal for two signed events exactly when their JSON is: the event's
-    hash (over its canonical bytes), then the stated hash, key id and signature."""
+    """A digest equal for two signed events exactly when their JSON is, if the stated
+    hash is the event's hash (b"" otherwise, never a verified event's identity): from
+    the event's hash (over its canonical bytes), its signature and its key id."""
     event = raw.get("event") if isinstance(raw, dict) else None
     if not isinstance(raw, dict) or set(raw) != _SIGNED_KEYS or not isinstance(event, dict):
-        return b""  # never equal to a verified event's identity
+        return b""
     try:
-        return _identity(event_hash(event), raw)
+        digest = event_hash(event)
+        signature, key = raw["signature"], raw["key_id"]
+        if raw["hash"] != digest.hex() or len(signature) != 128 or not isinstance(key, str):
+            return b""
+        raw_signature = bytes.fromhex(signature)
     except (TypeError, ValueError, RecursionError):
         return b""
+    if raw_signature.hex() != signature:  # fromhex also reads uppercase and spaces
+        return b""
+    return _identity(digest, raw_signature, key)
 
 
-def _identity(digest: bytes, raw: dict[str, Any]) -> bytes:
-    stated = json_text([raw["hash"], raw["key_id"], raw["signature"]])
-    return hashlib.sha256(digest + stated.encode("utf-8", "surrogatepass")).digest()
+def _identity(digest: bytes, signature: bytes, key_id: str) -> bytes:
+    # Only the key id's length varies, and it comes last: the message is one signed event's.
+    return hashlib.sha256(digest + signature + key_id.encode("utf-8", "surrogatepass")).digest()
 
 
 def _reusable(memo: Memo | None, raw_events: list[Any], duplicates: bool) -> Memo | None:
     if memo is None or duplicates or len(raw_events) <= memo.length:
         return None
-    digests = memo.digests
+    identities = memo.identities
     for i in range(memo.length):
-        if identity(raw_events[i]) != digests[32 * i : 32 * i + 32]:
+        if identity(raw_events[i]) != identities[32 * i : 32 * i + 32]:
             return None
     return memo
 
@@ -296,16 +304,13 @@ def _rest_heads(work: _Work) -> tuple[tuple[int, bytes], ...]:
     return tuple(rests)
 
 
-def _memo(  # noqa: PLR0917 - private, one caller, each argument a part of the Memo
-    reused: Memo | None,
-    raw_events: Sequence[Any],
-    digests_of_new: Sequence[bytes],
-    head: Head,
-    state: Any,
-    heads: tuple[tuple[int, bytes], ...],
+def _memo(
+    reused: Memo | None, work: _Work, head: Head, state: Any, heads: tuple[tuple[int, bytes], ...]
 ) -> Memo:
-    start = reused.length if reused else 0
-    new = zip(digests_of_new, raw_events[start:], strict=True)
-    digests = (reused.digests if reused else b"") + b"".join(_identity(d, r) for d, r in new)
+    """The table through this bundle, whose every event passed every check (so each stated
+    hash is the event's hash, as ``identity`` requires)."""
+    new = zip(work.digests, work.signed, strict=True)
+    identities = b"".join(_identity(d, s.signature, s.key_id) for d, s in new)
     replayed, balances, finished, deck_rules = state
-    return Memo(digests, head, replayed, balances, finished, deck_rules, heads)
+    identities = (reused.identities if reused else b"") + identities
+    return Memo(identities, head, replayed, balances, finished, deck_rules, heads)

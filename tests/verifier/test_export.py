@@ -2,9 +2,13 @@
 
 import copy
 import io
+from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from verifier import Trust, export
+from verifier.chain import ChainChecker
 from verifier.inputs import Line
 from verifier.progress import Progress
 
@@ -25,6 +29,42 @@ def test_a_tampered_prefix_in_a_later_bundle_is_checked_again_not_trusted(
     report = export.verify(_lines(tampered), trust, export.Pinned())
     assert "sig.hash_mismatch" in report.codes()
     assert export.verify(_lines(bundles), trust, export.Pinned()).verdict == "valid"
+
+
+@pytest.mark.parametrize(
+    ("member", "change", "code"),
+    [
+        (
+            "signature",
+            lambda text: ("1" if text[0] != "1" else "2") + text[1:],
+            "sig.bad_signature",
+        ),
+        ("signature", str.upper, "schema.event"),
+        ("signature", lambda text: text + "00", "schema.event"),
+        ("key_id", lambda text: "0" * 32, "sig.unknown_key"),
+        ("hash", lambda text: ("1" if text[0] != "1" else "2") + text[1:], "sig.hash_mismatch"),
+    ],
+)
+def test_a_later_bundle_reuses_a_prefix_only_when_each_signed_event_is_the_verified_one(
+    bundles: list[dict[str, Any]],
+    trust: Trust,
+    monkeypatch: pytest.MonkeyPatch,
+    member: str,
+    change: Callable[[str], str],
+    code: str,
+) -> None:
+    checked = []
+    check = ChainChecker.check
+    monkeypatch.setattr(
+        ChainChecker, "check", lambda self, raw, dup: checked.append(raw) or check(self, raw, dup)
+    )
+    assert export.verify(_lines(bundles), trust, export.Pinned()).verdict == "valid"
+    assert len(checked) < sum(len(b["events"]) for b in bundles)  # prefixes were reused
+    later = max(i for i, b in enumerate(bundles) if b["table_id"] == bundles[0]["table_id"])
+    tampered = copy.deepcopy(bundles)
+    signed = tampered[later]["events"][2]  # inside the already verified prefix
+    signed[member] = change(signed[member])
+    assert code in export.verify(_lines(tampered), trust, export.Pinned()).codes()
 
 
 def test_a_finished_match_verifies_though_match_won_follows_the_reveal(trust: Trust) -> None:
