@@ -112,7 +112,7 @@ def check(
     raw_events: list[Any] = obj["events"]
     work = _Work(obj["table_id"], obj["round_id"])
     reused = _reusable(memo, raw_events, duplicates)
-    chain = ChainChecker(work.table, trust.key_set(), reused.head if reused else None)
+    chain = ChainChecker(work.table, trust.key_set, reused.head if reused else None)
     start = reused.length if reused else 0
     for raw in raw_events[start:]:
         parsed = chain.check(raw, duplicates)  # (1) (2) (3) (4) (5)

@@ -9,6 +9,7 @@ key id derived from the public key, checkpoints by the note key under the log's 
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -26,7 +27,9 @@ class Trust:
     note_names: tuple[str | None, ...]
     origin: str | None = None
 
+    @cached_property
     def key_set(self) -> KeySet:
+        """The pinned keys by key id: made once, not for every bundle of an export."""
         return KeySet(self.public_keys)
 
     def note_verifiers(self, origin: str) -> list[NoteVerifier]:
