@@ -16,7 +16,7 @@ prefix the two bundles share is checked to be byte-for-byte what was verified.
 
 import hashlib
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from fairdeal.bundle import FORMAT
@@ -96,8 +96,10 @@ def check(
     *,
     keep_memo: bool = False,
     checkpoints: dict[tuple[str, str], Checkpoint] | None = None,
+    line: int = 0,
 ) -> tuple[Result, Memo | None]:
-    """Every step for one parsed bundle; a Memo of its table if asked and it is valid.
+    """Every step for one parsed bundle (of export line ``line``); a Memo of its table if
+    asked and it is valid.
 
     ``checkpoints`` holds signed notes already verified with ``trust`` (an export's
     bundles usually carry the same one): they are not verified again.
@@ -106,9 +108,8 @@ def check(
     problem = _bundle_shape(obj)
     if problem is not None:
         table, round_id = _names(obj)
-        return Result(
-            table, round_id, [Finding("schema.bundle", table, round_id, None, problem)]
-        ), None
+        finding = Finding("schema.bundle", table, round_id, None, problem)
+        return Result(table, round_id, [finding], line=line), None
     raw_events: list[Any] = obj["events"]
     work = _Work(obj["table_id"], obj["round_id"])
     reused = _reusable(memo, raw_events, duplicates)
@@ -126,10 +127,24 @@ def check(
     state = _semantics(work, reused) if chain.intact else None
     rests = _rest_heads(work)
     _ends_at_head(work, rests)
+    entry = obj["log"]
     head = work.digests[-1] if work.digests else None
-    result = _log(work, obj["log"], head, trust, checkpoints if checkpoints is not None else {})
+    head, checkpoint = _log(
+        work, entry, head, trust, checkpoints if checkpoints is not None else {}
+    )
     heads = (reused.heads if reused else ()) + rests
-    result = replace(result, events=len(raw_events), heads=heads)
+    result = Result(
+        work.table,
+        work.round,
+        work.findings,
+        events=len(raw_events),
+        leaf_index=entry["leaf_index"],
+        head=head,
+        checkpoint_size=checkpoint.size if checkpoint else None,
+        checkpoint_root=checkpoint.root_hash if checkpoint else None,
+        heads=heads,
+        line=line,
+    )
     if not keep_memo or state is None or work.findings:
         return result, None
     memo = _memo(reused, work, chain.head, state, heads)
@@ -251,15 +266,15 @@ def _log(
     head: bytes | None,
     trust: Trust,
     _seen: dict[tuple[str, str], Checkpoint],
-) -> Result:
-    # (15) the head's inclusion; (16) its checkpoint's signature
+) -> tuple[bytes | None, Checkpoint | None]:
+    """(15) the head's inclusion; (16) its checkpoint's signature. The head, if ``head_hash``
+    states it, and the checkpoint, if it opened."""
     place = log.Place(work.table, work.round)
-    result = Result(work.table, work.round, work.findings, leaf_index=entry["leaf_index"])
     stated = entry["head_hash"]
     if head is None or not (_HEX64.fullmatch(stated) and bytes.fromhex(stated) == head):
         reason = "head_hash is not the hash of the bundle's last event"
         work.findings.append(place.finding("log.head", reason))
-        return result
+        return None, None
     key = (entry["checkpoint"], entry["origin"])
     checkpoint, problem = _seen.get(key), None
     if checkpoint is None:
@@ -268,12 +283,10 @@ def _log(
         )
     if checkpoint is None:
         work.findings.extend([problem] if problem else [])
-        return replace(result, head=head)
+        return head, None
     _seen[key] = checkpoint
     work.findings.extend(_inclusion(entry, head, checkpoint.size, checkpoint.root_hash, place))
-    return replace(
-        result, head=head, checkpoint_size=checkpoint.size, checkpoint_root=checkpoint.root_hash
-    )
+    return head, checkpoint
 
 
 def _inclusion(

@@ -43,16 +43,23 @@ class LineChecker:
         memo = self.memos.get(table) if isinstance(table, str) else None
         try:
             result, new_memo = bundle.check(
-                obj, self.trust, duplicates, memo, keep_memo=True, checkpoints=self.checkpoints
+                obj,
+                self.trust,
+                duplicates,
+                memo,
+                keep_memo=True,
+                checkpoints=self.checkpoints,
+                line=line.number,
             )
             if len(self.checkpoints) > 64:
                 self.checkpoints.clear()
         except Exception as e:  # never a traceback, whatever the input holds
             reason = f"line {line.number} could not be checked: {type(e).__name__}: {e}"
-            result, new_memo = bundle.Result(None, None, [_unreadable(reason)]), None
+            result = bundle.Result(None, None, [_unreadable(reason)], line=line.number)
+            new_memo = None
         if isinstance(table, str):
             self._remember(table, new_memo)
-        return _numbered(result, line.number)
+        return result
 
     def _remember(self, table: str, memo: bundle.Memo | None) -> None:
         self.memos.pop(table, None)
@@ -71,12 +78,6 @@ def _unusable(line: Line, error: InputError) -> bundle.Result:
 
 def _unreadable(reason: str) -> Finding:
     return Finding("schema.bundle", None, None, None, reason[:200])
-
-
-def _numbered(result: bundle.Result, number: int) -> bundle.Result:
-    from dataclasses import replace
-
-    return replace(result, line=number)
 
 
 def results(lines: Iterable[Line], trust: Trust, jobs: int) -> Iterator[bundle.Result]:
