@@ -115,7 +115,7 @@ def read_lines(stream: IO[bytes], limits: Limits = LIMITS) -> Iterator[Line]:
             reason = f"line over the limit of {limits.max_line_bytes} bytes"
             yield Line(number, b"", InputError("input.too_large", reason))
             continue
-        if raw.strip():
+        if not raw.isspace():  # not strip(): that copies the whole line
             yield Line(number, raw)
 
 
