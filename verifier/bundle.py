@@ -218,7 +218,7 @@ def _semantics(work: _Work, reused: Memo | None) -> Any:
     events, texts = work.events, work.texts
     if reused is None:
         created = events[0]
-        replayed, problem = rules.start(created)
+        replayed, problem = rules.start(created, texts[0])
         options = created.data.get("options")
         decks = options.get("decks", 1) if isinstance(options, dict) else 1
         deck_rules = {"game": created.data.get("game"), "decks": decks}

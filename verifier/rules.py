@@ -6,8 +6,10 @@ ended. Data are compared as JSON values (``true`` is not ``1``); the logged even
 already passed step (2), so their compact sorted JSON is their canonical form.
 """
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from fairdeal.canonical import json_text as _encode
@@ -26,22 +28,35 @@ class Replayed:
     state: Any
 
 
-def start(created: Event) -> tuple[Replayed | None, Finding | None]:
-    """The table as ``table_created`` makes it: a known game and options in full form."""
+def start(created: Event, data_text: str) -> tuple[Replayed | None, Finding | None]:
+    """The table as ``table_created`` makes it: a known game and options in full form.
+    ``data_text`` is its data's canonical text."""
+    replayed, problem = _start(data_text)
+    if problem is None:
+        return replayed, None
+    code, reason = problem
+    return None, _finding(code, created, reason)
+
+
+@lru_cache(maxsize=64)
+def _start(data_text: str) -> tuple[Replayed | None, tuple[str, str] | None]:
+    """``start`` for each distinct ``table_created`` data once: the rules are pure and a
+    state is a value, so tables created alike (most of an export's) start alike."""
     from fairdeal.games import registry
 
-    game = registry().get(created.data.get("game", ""))
-    options = created.data.get("options")
+    data = json.loads(data_text)  # the data as logged: canonical text is JSON
+    game = registry().get(data.get("game", ""))
+    options = data.get("options")
     if game is None or not isinstance(options, dict):
-        return None, _finding("rules.unknown_game", created, "no known game with options")
+        return None, ("rules.unknown_game", "no known game with options")
     try:
-        if _encode(created_draft(game, options).data) != _encode(created.data):
+        if _encode(created_draft(game, options).data) != data_text:
             raise GameError("options are not in their full form")
         return Replayed(game, game.new(options)), None
     except FairdealError as e:
-        return None, _finding("rules.invalid_options", created, str(e))
+        return None, ("rules.invalid_options", str(e))
     except Exception as e:  # a game refusing forged options in its own way
-        return None, _finding("rules.crashed", created, f"{type(e).__name__}: {e}")
+        return None, ("rules.crashed", f"{type(e).__name__}: {e}")
 
 
 def replay(
