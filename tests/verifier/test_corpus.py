@@ -1,9 +1,11 @@
 """Every named tampering is rejected with its finding; every untampered bundle verifies."""
 
+import copy
 from typing import Any
 
 import pytest
 
+from fairdeal.events import Event
 from verifier import Trust, verify_bundle
 
 from . import corpus
@@ -32,6 +34,36 @@ def test_an_untouched_operator_rewrite_still_verifies(fixture: Fixture, trust: T
     """The corpus's re-sign and re-log machinery alone changes nothing that matters."""
     report = verify_bundle(corpus.operator(fixture.kvitlach, lambda events: None), trust)
     assert report.verdict == "valid", [f.line() for f in report.findings]
+
+
+def test_findings_keep_the_order_of_their_events(fixture: Fixture, trust: Trust) -> None:
+    """Within an event: its links, then its hash or signature, then its time."""
+    tampered = copy.deepcopy(fixture.kvitlach)
+    events = tampered["events"]
+    events[3]["signature"] = corpus._flip_hex(events[3]["signature"])
+    events[5]["key_id"] = "0" * 32
+    events[6]["event"]["prev"] = corpus._flip_hex(events[6]["event"]["prev"])
+    events[9]["signature"] = corpus._flip_hex(events[9]["signature"])
+    events[10]["signature"] = corpus._flip_hex(events[10]["signature"])
+    events[12]["event"]["time"] -= 10**6  # stated with its new hash: the signature fails
+    events[12]["hash"] = Event.from_json(events[12]["event"]).hash().hex()
+    events[14]["event"]["time"] -= 10**6
+    found = [(f.seq, f.code) for f in verify_bundle(tampered, trust).findings]
+    assert found == [
+        (3, "sig.bad_signature"),
+        (5, "sig.unknown_key"),
+        (6, "chain.fork"),
+        (6, "sig.hash_mismatch"),
+        (7, "chain.fork"),
+        (9, "sig.bad_signature"),
+        (10, "sig.bad_signature"),
+        (12, "sig.bad_signature"),
+        (12, "time.went_back"),
+        (13, "chain.fork"),
+        (14, "sig.hash_mismatch"),
+        (14, "time.went_back"),
+        (15, "chain.fork"),
+    ]
 
 
 def _field_cases() -> list[tuple[str, str]]:
