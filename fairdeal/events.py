@@ -415,29 +415,25 @@ def _hex(value: Any, size: int) -> bytes | None:
 def _check_shape(values: tuple[Any, ...]) -> None:
     """SPEC 5.1's constraints on an event's fields (in ``_FIELDS`` order), in the order of
     its table: the first that fails is raised. Each check runs once those before it passed."""
-    reason = _shape_problem(values)
-    if reason is not None:
-        raise EventSchemaError(f"seq {values[3]!r}: {reason}")
-
-
-def _shape_problem(values: tuple[Any, ...]) -> str | None:
     version, table, round_id, seq, prev, time, kind, actor, data = values
     if type(version) is not int or version != VERSION:
-        return "version must be 1"
-    if not (isinstance(table, str) and _ID.fullmatch(table)):
-        return "bad table id"
-    if not (round_id is None or (isinstance(round_id, str) and _ID.fullmatch(round_id))):
-        return "bad round id"
-    if type(seq) is not int or seq < 0:
-        return "seq must be a non-negative integer"
-    if _hex(prev, 32) is None:
-        return "prev must be 64 lowercase hex digits"
-    if type(time) is not int or time < 0:
-        return "time must be a non-negative integer"
-    if not (isinstance(kind, str) and _TYPE.fullmatch(kind)):
-        return "bad event type"
-    if not (isinstance(actor, str) and actor in _ACTORS):
-        return "bad actor"
-    if not isinstance(data, dict):
-        return "data must be an object"
-    return None
+        reason = "version must be 1"
+    elif not (isinstance(table, str) and _ID.fullmatch(table)):
+        reason = "bad table id"
+    elif not (round_id is None or (isinstance(round_id, str) and _ID.fullmatch(round_id))):
+        reason = "bad round id"
+    elif type(seq) is not int or seq < 0:
+        reason = "seq must be a non-negative integer"
+    elif _hex(prev, 32) is None:
+        reason = "prev must be 64 lowercase hex digits"
+    elif type(time) is not int or time < 0:
+        reason = "time must be a non-negative integer"
+    elif not (isinstance(kind, str) and _TYPE.fullmatch(kind)):
+        reason = "bad event type"
+    elif not (isinstance(actor, str) and actor in _ACTORS):
+        reason = "bad actor"
+    elif not isinstance(data, dict):
+        reason = "data must be an object"
+    else:
+        return
+    raise EventSchemaError(f"seq {seq!r}: {reason}")
