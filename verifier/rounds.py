@@ -35,6 +35,7 @@ class _Round:
     revealed: bool = False
     deck: tuple[str, ...] | None = None
     key: bytes = b""
+    salts: dict[int, bytes] = field(default_factory=dict)  # by position, once computed
 
 
 def revealed_seeds(events: Iterable[Event]) -> dict[str, bytes]:
@@ -68,9 +69,10 @@ class RoundChecker:
     def check(self, event: Event, data_text: str) -> None:
         """One event, and ``data_text``, its data's canonical text."""
         # (5) a timeout is stamped at or after the deadline it names
-        deadline = event.data.get("deadline")
-        if is_timeout(event.type) and type(deadline) is int and event.time < deadline:
-            self._find("time.timeout_early", event, f"at {event.time}, deadline {deadline}")
+        if is_timeout(event.type):
+            deadline = event.data.get("deadline")
+            if type(deadline) is int and event.time < deadline:
+                self._find("time.timeout_early", event, f"at {event.time}, deadline {deadline}")
         if event.round is None:
             return
         if event.type == "round_opened":
@@ -176,6 +178,7 @@ class RoundChecker:
         commitment = bytes.fromhex(current.commitment)
         rules = self.deck_rules
         current.key = randomness.shuffle_key(seed, current.id, commitment, client_seeds, rules)
+        current.salts.clear()  # a second seal (a finding) derives another key
         current.deck = tuple(randomness.shuffle(current.key, order))
 
     # (9) every dealt card
@@ -206,7 +209,7 @@ class RoundChecker:
 
     def _commitment(self, current: _Round, position: int) -> str:
         assert current.deck is not None
-        salt = randomness.card_salt(current.key, position)
+        salt = _salt(current, position)
         return randomness.card_commitment(salt, current.deck[position]).hex()
 
     def _check_shown(self, current: _Round, event: Event, shown: Mapping[str, Any]) -> None:
@@ -215,7 +218,7 @@ class RoundChecker:
         if type(position) is not int or not 0 <= position < current.next_position:
             self._find("card.shown", event, f"shows position {position!r}, never dealt")
             return
-        expected_salt = randomness.card_salt(current.key, position).hex()
+        expected_salt = _salt(current, position).hex()
         if card != current.deck[position] or not _same_text(salt, expected_salt):
             self._find("card.shown", event, f"position {position} is not {card!r} with that salt")
 
@@ -247,6 +250,15 @@ _HANDLERS = {
     "round_voided": RoundChecker._voided,
     "round_revealed": RoundChecker._revealed,
 }
+
+
+def _salt(current: _Round, position: int) -> bytes:
+    """The card salt (3.8) of a position of the round's deck: a hidden card's is asked
+    again when the card is shown."""
+    salt = current.salts.get(position)
+    if salt is None:
+        salt = current.salts[position] = randomness.card_salt(current.key, position)
+    return salt
 
 
 def _seed_problem(seed: str) -> str | None:
