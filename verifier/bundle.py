@@ -115,14 +115,12 @@ def check(
     reused = _reusable(memo, raw_events, duplicates)
     chain = ChainChecker(work.table, trust.key_set, reused.head if reused else None)
     start = reused.length if reused else 0
-    for raw in raw_events[start:]:
-        parsed = chain.check(raw, duplicates)  # (1) (2) (3) (4) (5)
-        if parsed is not None:
-            signed, digest, text = parsed
-            work.signed.append(signed)
-            work.events.append(signed.event)
-            work.digests.append(digest)
-            work.texts.append(text)
+    # (1) (2) (3) (4) (5) each signed event
+    for signed, digest, text in chain.check(raw_events[start:], duplicates):
+        work.signed.append(signed)
+        work.events.append(signed.event)
+        work.digests.append(digest)
+        work.texts.append(text)
     work.findings.extend(chain.findings)
     state = _semantics(work, reused) if chain.intact else None
     rests = _rest_heads(work)

@@ -2,11 +2,15 @@
 
 Each event is checked on its own against the chain head before it, so one broken
 link gives one finding and the rest of the chain is still checked (the head
-resynchronises on the event that broke it).
+resynchronises on the event that broke it). The signatures are verified once all the
+events are read, one after another: Ed25519 and the Python around it both run faster
+when they do not take turns evicting each other from the processor's caches. Each
+finding still takes its event's place among the others.
 """
 
 import hashlib
 import hmac
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,19 +58,33 @@ class ChainChecker:
         self._next_seq, self._prev, self._prev_time = start.next_seq, start.prev, start.time
         self.findings: list[Finding] = []
         self.intact = True
+        # (where its finding goes among the findings, the event, its hash)
+        self._unverified: list[tuple[int, SignedEvent, bytes]] = []
 
     @property
     def head(self) -> Head:
         return Head(self._next_seq, self._prev, self._prev_time)
 
     def _find(self, code: str, round_id: Any, seq: Any, reason: str) -> None:
+        self.findings.append(self._finding(code, round_id, seq, reason))
+
+    def _finding(self, code: str, round_id: Any, seq: Any, reason: str) -> Finding:
         if code.split(".", maxsplit=1)[0] in ("schema", "canonical", "chain"):
             self.intact = False
         round_text = round_id if isinstance(round_id, str) else None
         seq_number = seq if type(seq) is int else None
-        self.findings.append(Finding(code, self.table, round_text, seq_number, reason))
+        return Finding(code, self.table, round_text, seq_number, reason)
 
-    def check(self, raw: Any, duplicates_possible: bool) -> tuple[SignedEvent, bytes, str] | None:
+    def check(
+        self, raws: Iterable[Any], duplicates_possible: bool
+    ) -> list[tuple[SignedEvent, bytes, str]]:
+        """Steps (1) to (5) for each signed event in turn; the ones that can be read as
+        signed events, each with its hash and its data's canonical text."""
+        read = [e for raw in raws if (e := self._read(raw, duplicates_possible)) is not None]
+        self._verify_signatures()
+        return read
+
+    def _read(self, raw: Any, duplicates_possible: bool) -> tuple[SignedEvent, bytes, str] | None:
         """The signed event, its hash and its data's canonical text, or None when it cannot
         be read as one."""
         try:
@@ -84,7 +102,7 @@ class ChainChecker:
             )
             return None
         self._links(event)
-        self._signature(signed, digest)
+        self._hash(signed, digest)
         self._time(event)
         self._next_seq, self._prev, self._prev_time = event.seq + 1, digest.hex(), event.time
         return signed, digest, data
@@ -112,20 +130,37 @@ class ChainChecker:
         if (event.seq == 0) != (event.type == TABLE_CREATED):
             self._find("chain.genesis", event.round, event.seq, "table_created is seq 0 only")
 
-    def _signature(self, signed: SignedEvent, digest: bytes) -> None:
-        # (4) signatures and key ids
+    def _hash(self, signed: SignedEvent, digest: bytes) -> None:
+        # (4) the stated hash; a right one's signature is verified later, with the others
         event = signed.event
         if not hmac.compare_digest(digest, signed.hash):
             self._find("sig.hash_mismatch", event.round, event.seq, "stated hash is not its hash")
             return
+        self._unverified.append((len(self.findings), signed, digest))
+
+    def _verify_signatures(self) -> None:
+        # (4) key ids and signatures, back to back; each finding is inserted at its event's
+        # place, the last first, so that the places before it stay where they are
+        late = []
+        for place, signed, digest in self._unverified:
+            problem = self._signature(signed, digest)
+            if problem is not None:
+                late.append((place, problem))
+        self._unverified.clear()
+        for place, problem in reversed(late):
+            self.findings.insert(place, problem)
+
+    def _signature(self, signed: SignedEvent, digest: bytes) -> Finding | None:
+        event = signed.event
         try:
             self.keys.verify_hash(signed.key_id, digest, signed.signature)
         except UnknownKeyError:
             reason = f"key id {signed.key_id} is not a trusted key"
-            self._find("sig.unknown_key", event.round, event.seq, reason)
+            return self._finding("sig.unknown_key", event.round, event.seq, reason)
         except BadSignatureError:
             reason = f"signature does not verify under key {signed.key_id}"
-            self._find("sig.bad_signature", event.round, event.seq, reason)
+            return self._finding("sig.bad_signature", event.round, event.seq, reason)
+        return None
 
     def _time(self, event: Event) -> None:
         # (5) times never go back

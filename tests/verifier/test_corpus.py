@@ -36,7 +36,9 @@ def test_an_untouched_operator_rewrite_still_verifies(fixture: Fixture, trust: T
     assert report.verdict == "valid", [f.line() for f in report.findings]
 
 
-def test_findings_keep_the_order_of_their_events(fixture: Fixture, trust: Trust) -> None:
+def test_findings_keep_the_order_of_their_events_though_signatures_are_verified_last(
+    fixture: Fixture, trust: Trust
+) -> None:
     """Within an event: its links, then its hash or signature, then its time."""
     tampered = copy.deepcopy(fixture.kvitlach)
     events = tampered["events"]
