@@ -48,17 +48,14 @@ _LOG_TYPES = {
 class Memo:
     """A table verified through the end of a valid bundle."""
 
-    identities: bytes  # each signed event's ``identity``, 32 bytes a seq
+    verified: "hashlib._Hash"  # SHA-256 over each signed event's ``identity``, in seq order
+    length: int  # of the events, from seq 0
     head: Head
     replayed: rules.Replayed
     balances: dict[str, int]
     finished: frozenset[str]
     deck_rules: dict[str, Any]
     heads: tuple[tuple[int, bytes], ...]  # (seq, hash) of every event that leaves no round open
-
-    @property
-    def length(self) -> int:
-        return len(self.identities) // 32
 
 
 @dataclass(frozen=True)
@@ -177,16 +174,20 @@ def _names(obj: Any) -> tuple[str | None, str | None]:
 
 
 def identity(raw: Any) -> bytes:
-    """A digest equal for two signed events exactly when their JSON is, if the stated
-    hash is the event's hash (b"" otherwise, never a verified event's identity): from
-    the event's hash (over its canonical bytes), its signature and its key id."""
+    """What a later bundle's signed event must be to be taken as verified: its event's
+    hash (over its canonical bytes), its raw signature and its key id, 128 bytes, equal for
+    two signed events exactly when their JSON is. b"" (never a verified event's) unless
+    the stated hash is the event's, the signature 128 lowercase hex digits and the key id
+    32 ASCII characters, as every verified event's are."""
     event = raw.get("event") if isinstance(raw, dict) else None
     if not isinstance(raw, dict) or set(raw) != _SIGNED_KEYS or not isinstance(event, dict):
         return b""
     try:
         digest = event_hash(event)
         signature, key = raw["signature"], raw["key_id"]
-        if raw["hash"] != digest.hex() or len(signature) != 128 or not isinstance(key, str):
+        if raw["hash"] != digest.hex() or len(signature) != 128:
+            return b""
+        if not (isinstance(key, str) and len(key) == 32 and key.isascii()):
             return b""
         raw_signature = bytes.fromhex(signature)
     except (TypeError, ValueError, RecursionError):
@@ -197,18 +198,16 @@ def identity(raw: Any) -> bytes:
 
 
 def _identity(digest: bytes, signature: bytes, key_id: str) -> bytes:
-    # Only the key id's length varies, and it comes last: the message is one signed event's.
-    return hashlib.sha256(digest + signature + key_id.encode("utf-8", "surrogatepass")).digest()
+    return digest + signature + key_id.encode()
 
 
 def _reusable(memo: Memo | None, raw_events: list[Any], duplicates: bool) -> Memo | None:
     if memo is None or duplicates or len(raw_events) <= memo.length:
         return None
-    identities = memo.identities
-    for i in range(memo.length):
-        if identity(raw_events[i]) != identities[32 * i : 32 * i + 32]:
-            return None
-    return memo
+    # Every identity is 128 bytes or empty: the joined ones are the verified ones exactly
+    # when each is.
+    prefix = hashlib.sha256(b"".join(map(identity, raw_events[: memo.length])))
+    return memo if prefix.digest() == memo.verified.digest() else None
 
 
 def _semantics(work: _Work, reused: Memo | None) -> Any:
@@ -320,8 +319,9 @@ def _memo(
 ) -> Memo:
     """The table through this bundle, whose every event passed every check (so each stated
     hash is the event's hash, as ``identity`` requires)."""
+    verified = reused.verified.copy() if reused else hashlib.sha256()
     new = zip(work.digests, work.signed, strict=True)
-    identities = b"".join(_identity(d, s.signature, s.key_id) for d, s in new)
+    verified.update(b"".join(_identity(d, s.signature, s.key_id) for d, s in new))
+    length = (reused.length if reused else 0) + len(work.signed)
     replayed, balances, finished, deck_rules = state
-    identities = (reused.identities if reused else b"") + identities
-    return Memo(identities, head, replayed, balances, finished, deck_rules, heads)
+    return Memo(verified, length, head, replayed, balances, finished, deck_rules, heads)

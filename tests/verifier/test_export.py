@@ -42,6 +42,7 @@ def test_a_tampered_prefix_in_a_later_bundle_is_checked_again_not_trusted(
         ("signature", str.upper, "schema.event"),
         ("signature", lambda text: text + "00", "schema.event"),
         ("key_id", lambda text: "0" * 32, "sig.unknown_key"),
+        ("key_id", lambda text: text + "0", "schema.event"),
         ("hash", lambda text: ("1" if text[0] != "1" else "2") + text[1:], "sig.hash_mismatch"),
     ],
 )
