@@ -232,14 +232,14 @@ class ChainHead:
                 and 0 <= seq <= MAX_SAFE_INTEGER
             ):
                 canonical = _event_bytes(
-                    actor=json_string(actor),
-                    data=canonical_text(fields["data"], depth=1),
-                    prev=prev_text,
-                    round_id="null" if round_id is None else json_string(round_id),
-                    seq=seq,
-                    table=table_text,
-                    time=stamped,
-                    kind=json_string(kind),
+                    json_string(actor),
+                    canonical_text(fields["data"], depth=1),
+                    prev_text,
+                    "null" if round_id is None else json_string(round_id),
+                    seq,
+                    table_text,
+                    stamped,
+                    json_string(kind),
                 )
             else:
                 canonical = _canonical_fields(fields)
@@ -315,15 +315,15 @@ def _canonical_fields(fields: Mapping[str, Any]) -> bytes:
         return canonical_bytes({name: fields[name] for name in _FIELDS})
     actor, data, prev, round_id, seq, table, time, kind, version = values
     return _event_bytes(
-        actor=json_string(actor),
-        data=canonical_text(data, depth=1),
-        prev=json_string(prev),
-        round_id="null" if round_id is None else json_string(round_id),
-        seq=seq,
-        table=json_string(table),
-        time=time,
-        kind=json_string(kind),
-        version=version,
+        json_string(actor),
+        canonical_text(data, depth=1),
+        json_string(prev),
+        "null" if round_id is None else json_string(round_id),
+        seq,
+        json_string(table),
+        time,
+        json_string(kind),
+        version,
     )
 
 
@@ -333,8 +333,7 @@ def _stamped_shared(table: Any, time: Any) -> bool:
     return type(table) is str and type(time) is int and 0 <= time <= MAX_SAFE_INTEGER
 
 
-def _event_bytes(
-    *,
+def _event_bytes(  # noqa: PLR0917 - hot: positional arguments cost less than keywords
     actor: str,
     data: str,
     prev: str,
@@ -374,14 +373,14 @@ def _formatted(values: tuple[Any, ...], data: str) -> bytes:
     as it is, in quotes (and ``version`` is 1)."""
     _, table, round_id, seq, prev, time, kind, actor, _ = values
     return _event_bytes(
-        actor=f'"{actor}"',
-        data=data,
-        prev=f'"{prev}"',
-        round_id="null" if round_id is None else f'"{round_id}"',
-        seq=seq,
-        table=f'"{table}"',
-        time=time,
-        kind=f'"{kind}"',
+        f'"{actor}"',
+        data,
+        f'"{prev}"',
+        "null" if round_id is None else f'"{round_id}"',
+        seq,
+        f'"{table}"',
+        time,
+        f'"{kind}"',
     )
 
 
