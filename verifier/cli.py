@@ -103,7 +103,7 @@ def _print(report: Report, story: Any, as_json: bool) -> None:
         print(story)
         print()
     what = ", ".join(report.checked) or "nothing"
-    print(f"{report.verdict.upper()}: {what}: {report.rounds} round(s), {report.events} event(s)")
+    print(f"{report.verdict.upper()}: {what}: {report.rounds} bundle(s), {report.events} event(s)")
     for finding in report.findings[:_SHOWN]:
         print("  " + finding.line())
     hidden = len(report.findings) - _SHOWN + report.dropped
