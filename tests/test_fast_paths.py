@@ -202,6 +202,27 @@ def test_parsing_an_event_checks_its_fields_as_spec_5_1_says(
         assert Event.parse(obj) == expected
 
 
+@pytest.mark.parametrize(
+    ("field", "text"),
+    [("type", "Seat_joined"), ("round", "t.r 1"), ("type", "a" * 41), ("table", "t" * 65)],
+)
+def test_a_cached_pattern_answer_holds_for_its_own_pattern_only(field: str, text: str) -> None:
+    """The id, type and key id patterns are matched through one cache: a text another
+    pattern accepted (or any field accepted before) is still refused where it is not valid."""
+    valid = {"version": 1, "table": "t", "round": "t.r1", "seq": 3, "prev": "ab" * 32,
+             "time": 5, "type": "hit", "actor": "seat:1", "data": {}}  # fmt: skip
+    for accepted in ("table", "round", "type"):
+        with_text = {**valid, accepted: text}
+        if _SPEC_5_1[accepted][0](text):
+            Event.parse(with_text)
+    with pytest.raises(EventSchemaError, match=_SPEC_5_1[field][1]):
+        Event.parse({**valid, field: text})
+    signed = {"event": valid, "hash": "ab" * 32, "key_id": "AB" * 16, "signature": "cd" * 64}
+    Event.parse({**valid, "table": "AB" * 16})  # a valid table id is no valid key id
+    with pytest.raises(EventSchemaError, match="key_id"):
+        SignedEvent.parse(signed)
+
+
 _JSON = st.recursive(
     st.none()
     | st.booleans()
