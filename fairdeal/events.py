@@ -10,7 +10,7 @@ signature over the tagged hash.
 import hashlib
 import hmac
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
@@ -44,9 +44,24 @@ _FIELDS = ("version", "table", "round", "seq", "prev", "time", "type", "actor", 
 _FIELD_SET = frozenset(_FIELDS)
 _FIELD_VALUES = itemgetter(*_FIELDS)  # an event's fields, as a tuple in that order
 _SIGNED_FIELDS = frozenset(("event", "hash", "key_id", "signature"))
-_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
-_TYPE = re.compile(r"[a-z][a-z0-9_]{0,39}")
-_KEY_ID = re.compile(r"[0-9a-f]{32}")
+
+
+def _whole_match(pattern: str) -> Callable[[str], bool]:
+    """Whether a text matches all of ``pattern``, as a function cached per pattern: a
+    table's events repeat their table id, round id, type and key id, and a cached answer
+    costs a third of a match."""
+    compiled = re.compile(pattern)
+
+    @lru_cache(maxsize=4096)
+    def matches(text: str) -> bool:
+        return compiled.fullmatch(text) is not None
+
+    return matches
+
+
+_is_id = _whole_match(r"[A-Za-z0-9._:-]{1,64}")
+_is_type = _whole_match(r"[a-z][a-z0-9_]{0,39}")
+_is_key_id = _whole_match(r"[0-9a-f]{32}")
 # The actors, server|seat:(0|[1-9][0-9]?), as a set: looked up faster than matched
 _ACTORS = frozenset((SERVER, *(f"seat:{seat}" for seat in range(100))))
 
@@ -156,7 +171,7 @@ class SignedEvent:
         stated, key, signature = _hex(obj["hash"], 32), obj["key_id"], _hex(obj["signature"], 64)
         if stated is None or signature is None:
             raise EventSchemaError("hash or signature is not lowercase hex of the right length")
-        if not isinstance(key, str) or not _matches(_KEY_ID, key):
+        if not isinstance(key, str) or not _is_key_id(key):
             raise EventSchemaError("key_id is not 32 lowercase hex digits")
         event, canonical, data = Event.parse(obj["event"])
         values = {"event": event, "hash": stated, "key_id": key, "signature": signature}
@@ -412,22 +427,15 @@ def _hex(value: Any, size: int) -> bytes | None:
     return raw if raw.hex() == value else None
 
 
-@lru_cache(maxsize=4096)
-def _matches(pattern: "re.Pattern[str]", text: str) -> bool:
-    """Whether ``text`` matches all of ``pattern``. Cached: a table's events repeat their
-    table id, round id, type and key id, and a cached answer costs a third of a match."""
-    return pattern.fullmatch(text) is not None
-
-
 def _check_shape(values: tuple[Any, ...]) -> None:
     """SPEC 5.1's constraints on an event's fields (in ``_FIELDS`` order), in the order of
     its table: the first that fails is raised. Each check runs once those before it passed."""
     version, table, round_id, seq, prev, time, kind, actor, data = values
     if type(version) is not int or version != VERSION:
         reason = "version must be 1"
-    elif not (isinstance(table, str) and _matches(_ID, table)):
+    elif not (isinstance(table, str) and _is_id(table)):
         reason = "bad table id"
-    elif not (round_id is None or (isinstance(round_id, str) and _matches(_ID, round_id))):
+    elif not (round_id is None or (isinstance(round_id, str) and _is_id(round_id))):
         reason = "bad round id"
     elif type(seq) is not int or seq < 0:
         reason = "seq must be a non-negative integer"
@@ -435,7 +443,7 @@ def _check_shape(values: tuple[Any, ...]) -> None:
         reason = "prev must be 64 lowercase hex digits"
     elif type(time) is not int or time < 0:
         reason = "time must be a non-negative integer"
-    elif not (isinstance(kind, str) and _matches(_TYPE, kind)):
+    elif not (isinstance(kind, str) and _is_type(kind)):
         reason = "bad event type"
     elif not (isinstance(actor, str) and actor in _ACTORS):
         reason = "bad actor"
