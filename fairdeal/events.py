@@ -34,7 +34,7 @@ from fairdeal.errors import (
     TimeWentBackError,
     WrongTableError,
 )
-from fairdeal.frozen import build, build_from
+from fairdeal.frozen import adopt, build, build_from
 from fairdeal.keys import KeySet, Signer
 
 VERSION = 1
@@ -130,7 +130,7 @@ class Event:
                 data = json_text(obj["data"])
         except EncodingError as e:  # a float, a huge integer: not something the log holds
             raise EventSchemaError(f"seq {values[3]!r}: {e}") from e
-        return build_from(cls, dict(obj)), canonical, data
+        return adopt(cls, dict(obj)), canonical, data  # its fields, checked above
 
     @property
     def draft(self) -> Draft:
@@ -175,7 +175,7 @@ class SignedEvent:
             raise EventSchemaError("key_id is not 32 lowercase hex digits")
         event, canonical, data = Event.parse(obj["event"])
         values = {"event": event, "hash": stated, "key_id": key, "signature": signature}
-        return build_from(cls, values), _digest(canonical), data
+        return adopt(cls, values), _digest(canonical), data
 
     def check(self, keys: KeySet) -> None:
         """The stated hash is the event's hash and the signature verifies under a trusted key."""
