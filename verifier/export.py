@@ -4,6 +4,8 @@ Memory does not grow with the export: lines are read one at a time, at most a fe
 chunks are in flight, and the checks across bundles keep O(log n) tree hashes plus
 one round head per table. Bundles of one table go to one worker, which remembers the
 table as verified so far and checks only what each new bundle adds (bundle.Memo).
+A new table's line is first read by the C decoder alone, and read again with the hook
+that notes repeated member names unless that first reading is certainly the same.
 """
 
 import re
