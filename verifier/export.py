@@ -53,10 +53,11 @@ class LineChecker:
         """The line's result read by the C decoder alone, where it is certainly the exact
         reading's: a new table's bundle that passes, whose text has as many colons as its
         value read back (so no member name repeated: inputs.literal_colons). Else None."""
-        colons = literal_colons(line.data)
         hint = _TABLE_HINT.search(line.data[:512])
-        known = hint is not None and hint.group(1).decode("utf-8", "replace") in self.memos
-        if colons is None or known:
+        if hint is not None and hint.group(1).decode("utf-8", "replace") in self.memos:
+            return None  # a later bundle of a table: its prefix is reused, read exactly
+        colons = literal_colons(line.data)
+        if colons is None:
             return None
         obj = loads_unchecked(line.data)  # InputError exactly where the exact reading's
         table = obj.get("table_id") if isinstance(obj, dict) else None
