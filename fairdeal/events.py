@@ -10,8 +10,9 @@ signature over the tagged hash.
 import hashlib
 import hmac
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
@@ -33,7 +34,7 @@ from fairdeal.errors import (
     TimeWentBackError,
     WrongTableError,
 )
-from fairdeal.frozen import build, build_from
+from fairdeal.frozen import adopt, build, build_from
 from fairdeal.keys import KeySet, Signer
 
 VERSION = 1
@@ -43,9 +44,24 @@ _FIELDS = ("version", "table", "round", "seq", "prev", "time", "type", "actor", 
 _FIELD_SET = frozenset(_FIELDS)
 _FIELD_VALUES = itemgetter(*_FIELDS)  # an event's fields, as a tuple in that order
 _SIGNED_FIELDS = frozenset(("event", "hash", "key_id", "signature"))
-_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
-_TYPE = re.compile(r"[a-z][a-z0-9_]{0,39}")
-_KEY_ID = re.compile(r"[0-9a-f]{32}")
+
+
+def _whole_match(pattern: str) -> Callable[[str], bool]:
+    """Whether a text matches all of ``pattern``, as a function cached per pattern: a
+    table's events repeat their table id, round id, type and key id, and a cached answer
+    costs a third of a match."""
+    compiled = re.compile(pattern)
+
+    @lru_cache(maxsize=4096)
+    def matches(text: str) -> bool:
+        return compiled.fullmatch(text) is not None
+
+    return matches
+
+
+_is_id = _whole_match(r"[A-Za-z0-9._:-]{1,64}")
+_is_type = _whole_match(r"[a-z][a-z0-9_]{0,39}")
+_is_key_id = _whole_match(r"[0-9a-f]{32}")
 # The actors, server|seat:(0|[1-9][0-9]?), as a set: looked up faster than matched
 _ACTORS = frozenset((SERVER, *(f"seat:{seat}" for seat in range(100))))
 
@@ -114,7 +130,7 @@ class Event:
                 data = json_text(obj["data"])
         except EncodingError as e:  # a float, a huge integer: not something the log holds
             raise EventSchemaError(f"seq {values[3]!r}: {e}") from e
-        return build_from(cls, dict(obj)), canonical, data
+        return adopt(cls, dict(obj)), canonical, data  # its fields, checked above
 
     @property
     def draft(self) -> Draft:
@@ -155,11 +171,11 @@ class SignedEvent:
         stated, key, signature = _hex(obj["hash"], 32), obj["key_id"], _hex(obj["signature"], 64)
         if stated is None or signature is None:
             raise EventSchemaError("hash or signature is not lowercase hex of the right length")
-        if not isinstance(key, str) or not _KEY_ID.fullmatch(key):
+        if not isinstance(key, str) or not _is_key_id(key):
             raise EventSchemaError("key_id is not 32 lowercase hex digits")
         event, canonical, data = Event.parse(obj["event"])
         values = {"event": event, "hash": stated, "key_id": key, "signature": signature}
-        return build_from(cls, values), _digest(canonical), data
+        return adopt(cls, values), _digest(canonical), data
 
     def check(self, keys: KeySet) -> None:
         """The stated hash is the event's hash and the signature verifies under a trusted key."""
@@ -417,9 +433,9 @@ def _check_shape(values: tuple[Any, ...]) -> None:
     version, table, round_id, seq, prev, time, kind, actor, data = values
     if type(version) is not int or version != VERSION:
         reason = "version must be 1"
-    elif not (isinstance(table, str) and _ID.fullmatch(table)):
+    elif not (isinstance(table, str) and _is_id(table)):
         reason = "bad table id"
-    elif not (round_id is None or (isinstance(round_id, str) and _ID.fullmatch(round_id))):
+    elif not (round_id is None or (isinstance(round_id, str) and _is_id(round_id))):
         reason = "bad round id"
     elif type(seq) is not int or seq < 0:
         reason = "seq must be a non-negative integer"
@@ -427,7 +443,7 @@ def _check_shape(values: tuple[Any, ...]) -> None:
         reason = "prev must be 64 lowercase hex digits"
     elif type(time) is not int or time < 0:
         reason = "time must be a non-negative integer"
-    elif not (isinstance(kind, str) and _TYPE.fullmatch(kind)):
+    elif not (isinstance(kind, str) and _is_type(kind)):
         reason = "bad event type"
     elif not (isinstance(actor, str) and actor in _ACTORS):
         reason = "bad actor"

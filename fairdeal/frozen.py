@@ -62,3 +62,15 @@ def build_from(cls: type[T], values: dict[str, Any]) -> T:
     new = _new(cls)
     _set(new, "__dict__", values)
     return new
+
+
+def adopt(cls: type[T], values: dict[str, Any]) -> T:
+    """``build_from`` for a dictionary already checked to hold exactly the fields of ``cls``
+    (by a parser, against the member names it requires), which the instance keeps.
+
+    The same lines as ``build_from`` without its check: a second check of every event's
+    fields costs ~0.3 µs an event on the verifier's path.
+    """
+    new = _new(cls)
+    _set(new, "__dict__", values)
+    return new

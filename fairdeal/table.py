@@ -127,8 +127,9 @@ def records(event: Event, draft: Draft, data_text: str | None = None) -> bool:
     which spares encoding them again."""
     if (event.type, event.actor, event.round) != (draft.type, draft.actor, draft.round):
         return False
+    data = draft.data  # a game's drafts carry dicts: a copy only for another mapping
     try:
         logged = json_text(event.data) if data_text is None else data_text
-        return logged == json_text(dict(draft.data))
+        return logged == json_text(data if type(data) is dict else dict(data))
     except (TypeError, ValueError, RecursionError):  # data no JSON text can hold
         return False

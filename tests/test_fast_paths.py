@@ -17,7 +17,7 @@ from fairdeal import randomness
 from fairdeal.canonical import MAX_SAFE_INTEGER, canonical_bytes, json_text
 from fairdeal.errors import EncodingError, EventSchemaError
 from fairdeal.events import Event, SignedEvent
-from fairdeal.frozen import build, evolve
+from fairdeal.frozen import adopt, build, build_from, evolve
 from fairdeal.games.dealing import Deck, derive_deck
 from fairdeal.games.kvitlach.state import Hand
 
@@ -78,6 +78,19 @@ def test_build_equals_the_constructor_and_needs_every_field() -> None:
         build(Event, version=1)
     with pytest.raises(dataclasses.FrozenInstanceError):
         build(Event, **event.__dict__).seq = 2  # type: ignore[misc]
+
+
+def test_parsing_adopts_exactly_the_fields_it_checked_the_members_against() -> None:
+    """Event.parse and SignedEvent.parse build without build_from's check of the field
+    names (adopt): the member names each requires are exactly its dataclass's fields."""
+    from fairdeal.events import _FIELD_SET, _SIGNED_FIELDS
+
+    assert set(_FIELD_SET) == {f.name for f in dataclasses.fields(Event)}
+    assert set(_SIGNED_FIELDS) == {f.name for f in dataclasses.fields(SignedEvent)}
+    event = Event(1, "t", None, 0, "0" * 64, 5, "hit", "seat:1", {"a": 1})
+    assert adopt(Event, dict(event.__dict__)) == build_from(Event, dict(event.__dict__))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        adopt(Event, dict(event.__dict__)).seq = 2  # type: ignore[misc]
 
 
 def test_a_decks_salts_are_the_card_salts_asked_again() -> None:
@@ -200,6 +213,27 @@ def test_parsing_an_event_checks_its_fields_as_spec_5_1_says(
             Event.parse(obj)
     else:
         assert Event.parse(obj) == expected
+
+
+@pytest.mark.parametrize(
+    ("field", "text"),
+    [("type", "Seat_joined"), ("round", "t.r 1"), ("type", "a" * 41), ("table", "t" * 65)],
+)
+def test_a_cached_pattern_answer_holds_for_its_own_pattern_only(field: str, text: str) -> None:
+    """The id, type and key id patterns are matched through one cache: a text another
+    pattern accepted (or any field accepted before) is still refused where it is not valid."""
+    valid = {"version": 1, "table": "t", "round": "t.r1", "seq": 3, "prev": "ab" * 32,
+             "time": 5, "type": "hit", "actor": "seat:1", "data": {}}  # fmt: skip
+    for accepted in ("table", "round", "type"):
+        with_text = {**valid, accepted: text}
+        if _SPEC_5_1[accepted][0](text):
+            Event.parse(with_text)
+    with pytest.raises(EventSchemaError, match=_SPEC_5_1[field][1]):
+        Event.parse({**valid, field: text})
+    signed = {"event": valid, "hash": "ab" * 32, "key_id": "AB" * 16, "signature": "cd" * 64}
+    Event.parse({**valid, "table": "AB" * 16})  # a valid table id is no valid key id
+    with pytest.raises(EventSchemaError, match="key_id"):
+        SignedEvent.parse(signed)
 
 
 _JSON = st.recursive(

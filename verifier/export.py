@@ -4,6 +4,8 @@ Memory does not grow with the export: lines are read one at a time, at most a fe
 chunks are in flight, and the checks across bundles keep O(log n) tree hashes plus
 one round head per table. Bundles of one table go to one worker, which remembers the
 table as verified so far and checks only what each new bundle adds (bundle.Memo).
+A new table's line is first read by the C decoder alone, and read again with the hook
+that notes repeated member names unless that first reading is certainly the same.
 """
 
 import re
@@ -17,7 +19,13 @@ from fairdeal import merkle
 from fairdeal.note import Checkpoint
 from verifier import bundle, log
 from verifier.findings import Finding, Report
-from verifier.inputs import InputError, Line, loads_noting_duplicates
+from verifier.inputs import (
+    InputError,
+    Line,
+    literal_colons,
+    loads_noting_duplicates,
+    loads_unchecked,
+)
 from verifier.trust import Trust
 
 _TABLE_HINT = re.compile(rb'"table_id"\s*:\s*"([^"\\]{1,64})"')
@@ -36,11 +44,48 @@ class LineChecker:
         if line.error is not None:
             return _unusable(line, line.error)
         try:
-            obj, duplicates = loads_noting_duplicates(line.data)
+            fast = self._read_fast(line)
+            return fast if fast is not None else self._read_exactly(line)
         except InputError as e:
             return _unusable(line, e)
+
+    def _read_fast(self, line: Line) -> bundle.Result | None:
+        """The line's result read by the C decoder alone, where it is certainly the exact
+        reading's: a new table's bundle that passes, whose text has as many colons as its
+        value read back (so no member name repeated: inputs.literal_colons). Else None."""
+        hint = _TABLE_HINT.search(line.data[:512])
+        if hint is not None and hint.group(1).decode("utf-8", "replace") in self.memos:
+            return None  # a later bundle of a table: its prefix is reused, read exactly
+        colons = literal_colons(line.data)
+        if colons is None:
+            return None
+        obj = loads_unchecked(line.data)  # InputError exactly where the exact reading's
+        table = obj.get("table_id") if isinstance(obj, dict) else None
+        if not isinstance(table, str) or table in self.memos:
+            return None
+        result, memo = self._bundle(line, obj, False, None, count_colons=True)
+        if result.colons != colons:  # None for any finding
+            return None
+        self._remember(table, memo)
+        return result
+
+    def _read_exactly(self, line: Line) -> bundle.Result:
+        obj, duplicates = loads_noting_duplicates(line.data)
         table = obj.get("table_id") if isinstance(obj, dict) else None
         memo = self.memos.get(table) if isinstance(table, str) else None
+        result, new_memo = self._bundle(line, obj, duplicates, memo)
+        if isinstance(table, str):
+            self._remember(table, new_memo)
+        return result
+
+    def _bundle(
+        self,
+        line: Line,
+        obj: Any,
+        duplicates: bool,
+        memo: bundle.Memo | None,
+        count_colons: bool = False,
+    ) -> tuple[bundle.Result, bundle.Memo | None]:
         try:
             result, new_memo = bundle.check(
                 obj,
@@ -50,16 +95,14 @@ class LineChecker:
                 keep_memo=True,
                 checkpoints=self.checkpoints,
                 line=line.number,
+                count_colons=count_colons,
             )
             if len(self.checkpoints) > 64:
                 self.checkpoints.clear()
         except Exception as e:  # never a traceback, whatever the input holds
             reason = f"line {line.number} could not be checked: {type(e).__name__}: {e}"
-            result = bundle.Result(None, None, [_unreadable(reason)], line=line.number)
-            new_memo = None
-        if isinstance(table, str):
-            self._remember(table, new_memo)
-        return result
+            return bundle.Result(None, None, [_unreadable(reason)], line=line.number), None
+        return result, new_memo
 
     def _remember(self, table: str, memo: bundle.Memo | None) -> None:
         self.memos.pop(table, None)

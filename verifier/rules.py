@@ -92,7 +92,7 @@ def _decide(
 ) -> tuple[list[Draft], Any]:
     """The drafts, and the state the game reaches by applying them as it decides."""
     decision = game.step(state, command, seeds.get(command.round or ""))
-    return list(decision.drafts), decision.state
+    return decision.drafts, decision.state
 
 
 def _check_run(

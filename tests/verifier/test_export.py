@@ -1,6 +1,7 @@
 """Exports: a table's later bundles reuse what was verified, but never blindly."""
 
 import copy
+import dataclasses
 import io
 from collections.abc import Callable
 from typing import Any
@@ -9,7 +10,7 @@ import pytest
 
 from verifier import Trust, export
 from verifier.chain import ChainChecker
-from verifier.inputs import Line
+from verifier.inputs import Line, colons_in, literal_colons, loads_unchecked
 from verifier.progress import Progress
 
 from . import helpers
@@ -96,3 +97,78 @@ def test_the_progress_bar_draws_only_on_a_terminal() -> None:
         bar.update(3, 500)
         bar.close()
     assert quiet.getvalue() == "" and "50.0%" in tty.getvalue()
+
+
+# A line is read by the C decoder alone (no hook noting repeated member names) only where
+# that reading is certainly the exact one: a new table's bundle that passes, whose text
+# has as many colons as its value read back. Each case here must come out as exactly.
+
+_FIRST_SEAT = '"seat": 0, '
+_TEXT_CASES = {
+    "a repeated member deep in an event's data": (
+        lambda text: text.replace(_FIRST_SEAT, _FIRST_SEAT * 2, 1),
+        "canonical.duplicate_key",
+    ),
+    "a repeated member, its colon made up by an escaped one": (
+        lambda text: text.replace(_FIRST_SEAT, _FIRST_SEAT * 2, 1).replace(
+            '"current": true', '"current": true, "note": "a\\u003Ab"', 1
+        ),
+        "canonical.duplicate_key",
+    ),
+    "a repeated member of a signed event": (
+        lambda text: text.replace('"key_id": ', '"key_id": "x", "key_id": ', 1),
+        "canonical.duplicate_key",
+    ),
+    "a repeated member of the log": (
+        lambda text: text.replace('"tree_size": ', '"tree_size": 0, "tree_size": ', 1),
+        None,
+    ),
+    "a float in an event's data": (
+        lambda text: text.replace(_FIRST_SEAT, '"seat": 0.0, ', 1),
+        "canonical.encoding",
+    ),
+    "an integer past 2**53 in an event's data": (
+        lambda text: text.replace(_FIRST_SEAT, f'"seat": {2**53}, ', 1),
+        "canonical.encoding",
+    ),
+    "a non-ASCII member name written as an escape": (
+        lambda text: text.replace(_FIRST_SEAT, '"s\\u00e9at": 0, ', 1),
+        "canonical.encoding",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_TEXT_CASES))
+def test_a_line_read_without_the_hook_comes_out_as_read_exactly(
+    bundles: list[dict[str, Any]], trust: Trust, case: str
+) -> None:
+    change, code = _TEXT_CASES[case]
+    text = helpers.export_text([bundles[0]])
+    changed = change(text)
+    assert changed != text
+    line = Line(1, changed.encode())
+    result = export.LineChecker(trust).check(line)
+    assert result == dataclasses.replace(
+        export.LineChecker(trust)._read_exactly(line), colons=result.colons
+    )
+    assert (code in {f.code for f in result.findings}) if code else not result.findings
+
+
+def test_the_made_up_colon_would_hide_the_repeat_from_a_count_alone(
+    bundles: list[dict[str, Any]], trust: Trust
+) -> None:
+    change, _ = _TEXT_CASES["a repeated member, its colon made up by an escaped one"]
+    data = change(helpers.export_text([bundles[0]])).encode()
+    assert data.count(b":") == colons_in(loads_unchecked(data))
+    assert literal_colons(data) is None
+
+
+def test_a_passing_line_of_a_new_table_is_read_without_the_hook(
+    bundles: list[dict[str, Any]], trust: Trust
+) -> None:
+    line = Line(1, helpers.export_text([bundles[0]]).encode())
+    fast = export.LineChecker(trust)._read_fast(line)
+    assert fast is not None and not fast.findings
+    assert fast == dataclasses.replace(
+        export.LineChecker(trust)._read_exactly(line), colons=fast.colons
+    )
