@@ -33,7 +33,7 @@ from fairdeal.errors import (
     TimeWentBackError,
     WrongTableError,
 )
-from fairdeal.frozen import build, build_from
+from fairdeal.frozen import adopt, build, build_from
 from fairdeal.keys import KeySet, Signer
 
 VERSION = 1
@@ -245,15 +245,15 @@ class ChainHead:
                 canonical = _canonical_fields(fields)
             digest = _digest(canonical)
             values = {
-                "event": build_from(Event, fields),
+                "event": adopt(Event, fields),
                 "hash": digest,
                 "key_id": key_id,
                 "signature": sign_hash(digest),
             }
-            signed.append(build_from(SignedEvent, values))
+            signed.append(adopt(SignedEvent, values))
             seq, prev, last = seq + 1, digest.hex(), stamped
             prev_text = f'"{prev}"'  # a hash's hex needs no escaping
-        head = build_from(ChainHead, {"table": table, "next_seq": seq, "prev": prev, "time": last})
+        head = adopt(ChainHead, {"table": table, "next_seq": seq, "prev": prev, "time": last})
         return head, signed
 
     def follow(self, signed: SignedEvent, keys: KeySet) -> "ChainHead":
