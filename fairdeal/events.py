@@ -33,7 +33,7 @@ from fairdeal.errors import (
     TimeWentBackError,
     WrongTableError,
 )
-from fairdeal.frozen import adopt, build, build_from
+from fairdeal.frozen import adopt, build, build_from, set_fields
 from fairdeal.keys import KeySet, Signer
 
 VERSION = 1
@@ -59,7 +59,7 @@ def actor_seat(actor: str) -> int | None:
     return None if actor == SERVER else int(actor.removeprefix("seat:"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Draft:
     """What a game decides: an event before the chain gives it seq, prev and time."""
 
@@ -67,6 +67,23 @@ class Draft:
     actor: str
     data: Mapping[str, Any] = field(default_factory=dict)
     round: str | None = None
+
+    def __init__(
+        self,
+        type: str,
+        actor: str,
+        data: Mapping[str, Any] | None = None,
+        round: str | None = None,
+    ) -> None:
+        # Hot (every event is drafted): the fields given as one dictionary, where a frozen
+        # dataclass's own __init__ sets each through object.__setattr__ (~0.25 µs more).
+        fields = {
+            "type": type,
+            "actor": actor,
+            "data": {} if data is None else data,
+            "round": round,
+        }
+        set_fields(self, fields)
 
 
 @dataclass(frozen=True)

@@ -68,3 +68,8 @@ def adopt(cls: type[T], values: dict[str, Any]) -> T:
     new = _new(cls)
     _set(new, "__dict__", values)
     return new
+
+
+def set_fields(obj: object, values: dict[str, Any]) -> None:
+    """Give a new instance every field at once: a hot class's own ``__init__``."""
+    _set(obj, "__dict__", values)
