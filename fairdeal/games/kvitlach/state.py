@@ -128,12 +128,6 @@ def uncovered(state: State) -> int:
     return bank(state) - covered(state.play)
 
 
-def available(state: State, seat: int) -> int:
-    """A seat's chips not already staked in this round."""
-    staked = state.play.hands[seat].bet if state.play and seat in state.play.hands else 0
-    return balance(state, seat) - staked
-
-
 def leftward(seats: Iterable[int], start: int, max_seats: int) -> list[int]:
     """The other seats from ``start``'s left onwards: seat numbers upwards, wrapping."""
     return sorted((s for s in seats if s != start), key=lambda s: (s - start) % max_seats)

@@ -27,7 +27,7 @@ from fairdeal.games.kvitlach.state import (
     PLAYERS,
     Hand,
     State,
-    available,
+    balance,
     in_round,
     uncovered,
 )
@@ -38,9 +38,9 @@ BANKER_MOVES = ("banker_draw", "banker_stop")
 
 def stake_limit(state: State, hand: Hand) -> int:
     """The most a bet (or an Elvaroon raise) may add: the maximum bet less what is
-    staked, the bank's uncovered funds and the seat's free chips."""
+    staked, the bank's uncovered funds and the seat's chips not yet staked."""
     max_bet: int = state.options["max_bet"]
-    return min(max_bet - hand.bet, uncovered(state), available(state, hand.seat))
+    return min(max_bet - hand.bet, uncovered(state), balance(state, hand.seat) - hand.bet)
 
 
 def pending_eleven(hand: Hand, deck: Deck) -> bool:
