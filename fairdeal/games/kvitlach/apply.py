@@ -177,12 +177,12 @@ def _dealt(state: State, event: Logged, time: int) -> State:
         hand, {"cards": (*hand.cards, position), "armed": False, "protected": protected}
     )
     hands = changed(play.hands, {seat: hand})
-    changes: dict[str, Any] = {"hands": hands}
+    changes: dict[str, Any] = {"hands": hands, "dealt": play.dealt + 1}
     if "card" in data:
         changes["known"] = changed(play.known, {position: data["card"]})
     if play.phase == SEEDING and all(h.cards for h in hands.values()):
         changes.update(_advanced(play, hands, bank(state)))
-    return _next(state, time, changes, round=dealing.apply_dealt(_round(state)))
+    return _next(state, time, changes)
 
 
 def _revealed(state: State, event: Logged, time: int) -> State:

@@ -70,6 +70,7 @@ class Play:
     turn: int | None = None
     deadline: int | None = None
     known: MappingProxyType[int, str] = field(default_factory=_empty)  # public cards by position
+    dealt: int = 0  # cards dealt this round, burned ones included: the next deck position
 
     def hand(self, seat: int) -> Hand:
         return self.hands[seat]

@@ -45,6 +45,10 @@ class Hand:
     move_deadline: int | None = None
     blind_taken: bool = False
 
+    def dealt(self) -> int:
+        """The cards dealt this round, so the next deck position: every card is held."""
+        return len(self.held)
+
     def of(self, seat: int) -> list[Held]:
         return [held for held in self.held if held.seat == seat]
 
