@@ -123,28 +123,48 @@ _CHECKS: dict[str, Callable[[State, Hand, list[str]], None]] = {
 
 
 def check_player(state: State, seat: int | None, kind: str, deck: Deck) -> Hand:
+    hand = _player_to_move(state, seat, kind)
+    _check_player_move(state, hand, kind, deck)
+    return hand
+
+
+def _player_to_move(state: State, seat: int | None, kind: str) -> Hand:
+    """The hand of ``seat``, if a player's move is awaited and it is this seat's; checked
+    before the deck is asked for (a move before the seal is out of turn)."""
     play = state.play
     if not in_round(state) or play is None or play.phase != PLAYERS or play.turn is None:
         raise OutOfTurnError(f"{kind}: no player's move is awaited")
     if play.turn != seat:
         raise OutOfTurnError(f"{kind}: it is not this seat's turn")
-    hand = play.hands[play.turn]
+    return play.hands[play.turn]
+
+
+def _check_player_move(state: State, hand: Hand, kind: str, deck: Deck) -> None:
     pending = pending_eleven(hand, deck)
     if kind == "reject":
         if not pending:
             raise IllegalActionError("reject follows only an 11 dealt after an Elvaroon")
-        return hand
+        return
     cards = cards_of(hand, deck)
     if pending and hands.is_bust(cards):
         raise IllegalActionError("the protected 11 busts this hand: reject it")
     _CHECKS[kind](state, hand, cards)
-    return hand
 
 
 def check_banker(state: State, seat: int | None, kind: str, deck: Deck) -> None:
+    _banker_to_move(state, seat, kind)
+    _check_banker_move(state, kind, deck)
+
+
+def _banker_to_move(state: State, seat: int | None, kind: str) -> None:
+    """Raises unless the banker's move is awaited and ``seat`` is the banker (checked
+    before the deck is asked for)."""
     play = state.play
     if not in_round(state) or play is None or play.phase != BANKER or play.turn != seat:
         raise OutOfTurnError(f"{kind}: it is not the banker's turn")
+
+
+def _check_banker_move(state: State, kind: str, deck: Deck) -> None:
     if kind == "banker_draw":
         _drawable(state)
     elif must_draw(state, deck):
@@ -163,18 +183,10 @@ def _amount(command: Command, key: str, low: int, high: int, default: int | None
     return value
 
 
-def _deck_in(run: Run, phase: str, kind: str, secret: bytes | None) -> Deck:
-    """The deck, once the play has reached ``phase`` (moves before it are out of turn)."""
-    play = run.state.play
-    if not in_round(run.state) or play is None or play.phase != phase:
-        raise OutOfTurnError(f"{kind}: no such move is awaited now")
-    return deck_of(run.state, secret)
-
-
 def player_move(run: Run, command: Command, secret: bytes | None) -> None:
-    deck = _deck_in(run, PLAYERS, command.type, secret)
-    seat = actor_seat(command.actor)
-    hand = check_player(run.state, seat, command.type, deck)
+    hand = _player_to_move(run.state, actor_seat(command.actor), command.type)
+    deck = deck_of(run.state, secret)
+    _check_player_move(run.state, hand, command.type, deck)
     if command.type == "bet":
         limit = stake_limit(run.state, hand)
         run.emit(record(command, {"amount": _amount(command, "amount", 1, limit, None)}))
@@ -196,8 +208,9 @@ def _draw_for(run: Run, deck: Deck, seat: int, kind: str) -> None:
 
 
 def banker_move(run: Run, command: Command, secret: bytes | None) -> None:
-    deck = _deck_in(run, BANKER, command.type, secret)
-    check_banker(run.state, actor_seat(command.actor), command.type, deck)
+    _banker_to_move(run.state, actor_seat(command.actor), command.type)
+    deck = deck_of(run.state, secret)
+    _check_banker_move(run.state, command.type, deck)
     run.emit(record(command, {}))
     if command.type == "banker_stop" or _banker_draws(run, deck):
         showdown(run, deck, secret)
