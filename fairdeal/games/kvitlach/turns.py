@@ -79,7 +79,7 @@ def _drawable(state: State) -> None:
         raise IllegalActionError("the deck is exhausted: no more cards this round")
 
 
-def _check_bet(state: State, hand: Hand, cards: list[str]) -> None:
+def _check_bet(state: State, hand: Hand, deck: Deck) -> None:
     if state.options["rule_set"] == CLASSIC and hand.bet:
         raise IllegalActionError("the classic bet is placed once, before drawing")
     if state.options["rule_set"] == PRESSBURG:
@@ -88,32 +88,33 @@ def _check_bet(state: State, hand: Hand, cards: list[str]) -> None:
         raise LimitError("no bet fits the maximum, the bank's uncovered funds and your chips")
 
 
-def _check_hit(state: State, hand: Hand, cards: list[str]) -> None:
+def _check_hit(state: State, hand: Hand, deck: Deck) -> None:
     _rule_set(state, CLASSIC, "hit")
     _has_bet(hand, "hit")
     _drawable(state)
 
 
-def _check_open_card(state: State, hand: Hand, cards: list[str]) -> None:
+def _check_open_card(state: State, hand: Hand, deck: Deck) -> None:
     _rule_set(state, PRESSBURG, "open_card")
     _drawable(state)
 
 
-def _check_stand(state: State, hand: Hand, cards: list[str]) -> None:
+def _check_stand(state: State, hand: Hand, deck: Deck) -> None:
     if state.options["rule_set"] == CLASSIC:
         _has_bet(hand, "stand")
 
 
-def _check_elvaroon(state: State, hand: Hand, cards: list[str]) -> None:
+def _check_elvaroon(state: State, hand: Hand, deck: Deck) -> None:
     if state.options["rule_set"] == CLASSIC:
         _has_bet(hand, "call Elvaroon")
     if hand.elvaroon:
         raise IllegalActionError("Elvaroon is called once per hand")
-    if not hands.can_call_elvaroon(cards):
+    if not hands.can_call_elvaroon(cards_of(hand, deck)):
         raise IllegalActionError("Elvaroon needs a total of exactly 11")
 
 
-_CHECKS: dict[str, Callable[[State, Hand, list[str]], None]] = {
+# Each has the hand's cards from the deck only where it needs them.
+_CHECKS: dict[str, Callable[[State, Hand, Deck], None]] = {
     "bet": _check_bet,
     "hit": _check_hit,
     "open_card": _check_open_card,
@@ -145,10 +146,9 @@ def _check_player_move(state: State, hand: Hand, kind: str, deck: Deck) -> None:
         if not pending:
             raise IllegalActionError("reject follows only an 11 dealt after an Elvaroon")
         return
-    cards = cards_of(hand, deck)
-    if pending and hands.is_bust(cards):
+    if pending and hands.is_bust(cards_of(hand, deck)):
         raise IllegalActionError("the protected 11 busts this hand: reject it")
-    _CHECKS[kind](state, hand, cards)
+    _CHECKS[kind](state, hand, deck)
 
 
 def check_banker(state: State, seat: int | None, kind: str, deck: Deck) -> None:
