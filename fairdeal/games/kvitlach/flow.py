@@ -65,7 +65,8 @@ def deck_left(state: State) -> bool:
 
 
 def cards_of(hand: Hand, deck: dealing.Deck) -> list[str]:
-    return [deck.card(position) for position in hand.cards]
+    order = deck.cards  # read directly: the rules ask for a hand's cards at most moves
+    return [order[position] for position in hand.cards]
 
 
 def deal(run: Run, deck: dealing.Deck, seat: int, face: str) -> None:
