@@ -269,4 +269,4 @@ def apply_revealed(current: RoundState) -> RoundState:
 
 
 def all_seeded(current: RoundState) -> bool:
-    return all(seat in current.seeds for seat in current.seats)
+    return all(map(current.seeds.__contains__, current.seats))  # no generator: every seed asks

@@ -122,7 +122,11 @@ def covered(play: Play | None) -> int:
 
 def staked(hands: Mapping[int, Hand]) -> int:
     """The bets of the hands still in play among ``hands``."""
-    return sum(hand.bet for hand in hands.values() if hand.status in LIVE)
+    total = 0
+    for hand in hands.values():  # a loop, not a generator: asked at every bet and stand
+        if hand.status in LIVE:
+            total += hand.bet
+    return total
 
 
 def uncovered(state: State) -> int:
