@@ -94,7 +94,8 @@ def deck_of(state: Toto21State, secret: bytes | None) -> Deck:
 
 
 def cards_of(deck: Deck, held: list[Held]) -> list[str]:
-    return [deck.card(card.position) for card in held]
+    order = deck.cards  # read directly: the rules ask for the cards at every move
+    return [order[card.position] for card in held]
 
 
 def visible_to_owner(hand: Hand, seat: int) -> list[Held]:
