@@ -34,7 +34,7 @@ from fairdeal.errors import (
     TimeWentBackError,
     WrongTableError,
 )
-from fairdeal.frozen import adopt, build, build_from
+from fairdeal.frozen import adopt, build, build_from, set_fields
 from fairdeal.keys import KeySet, Signer
 
 VERSION = 1
@@ -75,7 +75,7 @@ def actor_seat(actor: str) -> int | None:
     return None if actor == SERVER else int(actor.removeprefix("seat:"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Draft:
     """What a game decides: an event before the chain gives it seq, prev and time."""
 
@@ -83,6 +83,23 @@ class Draft:
     actor: str
     data: Mapping[str, Any] = field(default_factory=dict)
     round: str | None = None
+
+    def __init__(
+        self,
+        type: str,
+        actor: str,
+        data: Mapping[str, Any] | None = None,
+        round: str | None = None,
+    ) -> None:
+        # Hot (every event is drafted): the fields given as one dictionary, where a frozen
+        # dataclass's own __init__ sets each through object.__setattr__ (~0.25 µs more).
+        fields = {
+            "type": type,
+            "actor": actor,
+            "data": {} if data is None else data,
+            "round": round,
+        }
+        set_fields(self, fields)
 
 
 @dataclass(frozen=True)
@@ -261,15 +278,15 @@ class ChainHead:
                 canonical = _canonical_fields(fields)
             digest = _digest(canonical)
             values = {
-                "event": build_from(Event, fields),
+                "event": adopt(Event, fields),
                 "hash": digest,
                 "key_id": key_id,
                 "signature": sign_hash(digest),
             }
-            signed.append(build_from(SignedEvent, values))
+            signed.append(adopt(SignedEvent, values))
             seq, prev, last = seq + 1, digest.hex(), stamped
             prev_text = f'"{prev}"'  # a hash's hex needs no escaping
-        head = build_from(ChainHead, {"table": table, "next_seq": seq, "prev": prev, "time": last})
+        head = adopt(ChainHead, {"table": table, "next_seq": seq, "prev": prev, "time": last})
         return head, signed
 
     def follow(self, signed: SignedEvent, keys: KeySet) -> "ChainHead":

@@ -6,7 +6,7 @@ by the seal before any card is dealt. SPEC.md gives each step byte for byte.
 
 import hashlib
 import hmac
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from fairdeal import tags
@@ -87,7 +87,9 @@ def shuffle(key: bytes, items: Sequence[T], purpose: str = "deck") -> list[T]:
     """Fisher–Yates from the last position down, each swap index drawn by ``uniform``."""
     deck = list(items)
     if len(deck) <= _ONE_BYTE:
-        _shuffle_small(key, purpose, deck)
+        draws = _small_draws(key, purpose, range(len(deck), 1, -1))  # i + 1 for each i
+        for i, j in zip(range(len(deck) - 1, 0, -1), draws, strict=True):
+            deck[i], deck[j] = deck[j], deck[i]
         return deck
     stream = byte_stream(key, purpose)
     for i in range(len(deck) - 1, 0, -1):
@@ -96,32 +98,38 @@ def shuffle(key: bytes, items: Sequence[T], purpose: str = "deck") -> list[T]:
     return deck
 
 
-_ONE_BYTE = 256  # every draw for a deck this small reads one byte of the stream
+def choose(key: bytes, purpose: str, n: int) -> int:
+    """One uniform choice in [0, n) from its own purpose's stream (Toto21's dealer)."""
+    if 1 <= n <= _ONE_BYTE:
+        return _small_draws(key, purpose, (n,))[0]
+    return uniform(byte_stream(key, purpose), n)
 
 
-def _shuffle_small(key: bytes, purpose: str, deck: list[T]) -> None:
-    """``shuffle`` in place for a deck whose every draw reads one byte: the same bytes
-    and draws, a stream block at a time, without a generator call per byte (every
-    round's deal waits for its shuffle)."""
+_ONE_BYTE = 256  # every draw of a bound this small reads one byte of the stream
+_MASKS = tuple((1 << (n - 1).bit_length()) - 1 for n in range(1, _ONE_BYTE + 1))  # by n - 1
+_BLOCK = 32  # bytes in a block of the stream: one HMAC-SHA256
+
+
+def _small_draws(key: bytes, purpose: str, bounds: Iterable[int]) -> list[int]:
+    """``uniform(stream, n)`` for each of ``bounds`` in turn (each at most 256, so every
+    draw reads one byte), from one stream of ``purpose``: the same bytes and draws, a
+    stream block at a time, without a generator call per byte (every round's deal waits
+    for its shuffle and Toto21's dealer choice)."""
     prefix = tags.STREAM + _purpose_bytes(purpose) + b"\x00"
-    block, at, counter = b"", 0, 0
-    for i in range(len(deck) - 1, 0, -1):
-        n = i + 1
-        mask = (1 << (n - 1).bit_length()) - 1
+    block = hmac.digest(key, prefix + bytes(8), "sha256")  # block 0: counter 0
+    at, counter, draws, masks = 0, 1, [], _MASKS
+    for n in bounds:
+        mask = masks[n - 1]
         while True:
-            if at == len(block):
+            if at == _BLOCK:
                 block = hmac.digest(key, prefix + counter.to_bytes(8, "big"), "sha256")
                 at, counter = 0, counter + 1
             j = block[at] & mask
             at += 1
             if j < n:
+                draws.append(j)
                 break
-        deck[i], deck[j] = deck[j], deck[i]
-
-
-def choose(key: bytes, purpose: str, n: int) -> int:
-    """One uniform choice in [0, n) from its own purpose's stream (Toto21's dealer)."""
-    return uniform(byte_stream(key, purpose), n)
+    return draws
 
 
 def card_salt(key: bytes, position: int) -> bytes:

@@ -14,7 +14,7 @@ from typing import Any
 from fairdeal.canonical import json_text
 from fairdeal.errors import EventSchemaError, OptionsError, ReplayMismatchError
 from fairdeal.events import SERVER, ChainHead, Draft, Event, SignedEvent, sign
-from fairdeal.frozen import build
+from fairdeal.frozen import adopt
 from fairdeal.games.base import Command, Game
 from fairdeal.keys import Signer
 
@@ -56,7 +56,7 @@ def execute(
         command = replace(command, time=table.head.time)
     decision = table.game.step(table.state, command, secret)
     head, receipts = table.head.extend(decision.drafts, command.time, signer)
-    return build(Table, game=table.game, state=decision.state, head=head), receipts
+    return adopt(Table, {"game": table.game, "state": decision.state, "head": head}), receipts
 
 
 def revealed_seeds(events: Iterable[Event]) -> dict[str, bytes]:

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from fairdeal import randomness
 from fairdeal.canonical import MAX_SAFE_INTEGER, canonical_bytes, json_text
 from fairdeal.errors import EncodingError, EventSchemaError
-from fairdeal.events import Event, SignedEvent
+from fairdeal.events import Draft, Event, SignedEvent
 from fairdeal.frozen import adopt, build, build_from, evolve
+from fairdeal.games.base import Command, Decision
 from fairdeal.games.dealing import Deck, derive_deck
 from fairdeal.games.kvitlach.state import Hand
 
@@ -91,6 +92,21 @@ def test_parsing_adopts_exactly_the_fields_it_checked_the_members_against() -> N
     assert adopt(Event, dict(event.__dict__)) == build_from(Event, dict(event.__dict__))
     with pytest.raises(dataclasses.FrozenInstanceError):
         adopt(Event, dict(event.__dict__)).seq = 2  # type: ignore[misc]
+
+
+def test_the_hot_constructors_give_what_the_dataclass_constructor_would() -> None:
+    data = {"seat": 1}
+    draft = Draft("hit", "seat:1", data, "t.1")
+    assert draft == build(Draft, type="hit", actor="seat:1", data=data, round="t.1")
+    assert Draft(type="hit", actor="server") == build(
+        Draft, type="hit", actor="server", data={}, round=None
+    )
+    assert Decision([draft], 7) == build(Decision, drafts=[draft], state=7)
+    event = Event(1, "t", "t.1", 3, "0" * 64, 5, "hit", "seat:1", data)
+    assert Command.of(event) == Command("hit", "seat:1", 5, data, "t.1")
+    for value in (draft, Decision([], None), Command.of(event)):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            value.type = "stand"  # type: ignore[misc,union-attr]
 
 
 def test_a_decks_salts_are_the_card_salts_asked_again() -> None:

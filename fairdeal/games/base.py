@@ -31,6 +31,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from fairdeal.errors import IllegalActionError
 from fairdeal.events import Draft, Event
+from fairdeal.frozen import adopt, set_fields
 
 S = TypeVar("S")
 
@@ -48,15 +49,25 @@ class Command:
     @classmethod
     def of(cls, event: Event) -> "Command":
         """The command an event records (the first event of each decided run)."""
-        return cls(event.type, event.actor, event.time, event.data, event.round)
+        values = {
+            "type": event.type,
+            "actor": event.actor,
+            "time": event.time,
+            "data": event.data,
+            "round": event.round,
+        }
+        return adopt(cls, values)  # hot: the replay of every command starts here
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Decision:
     """What a command causes: the drafts, and the state after applying them in order."""
 
     drafts: list[Draft]
     state: Any
+
+    def __init__(self, drafts: list[Draft], state: Any) -> None:
+        set_fields(self, {"drafts": drafts, "state": state})  # hot: one for every command
 
 
 class Logged(Protocol):

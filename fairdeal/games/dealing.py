@@ -87,10 +87,9 @@ class RoundState:
     seed_deadline: int | None
     seeds: Mapping[int, str] = field(default_factory=dict)
     sealed: bool = False
-    next_position: int = 0
     revealed: bool = False
-    # The last deck derived, shared with the copies this state evolves into (each card
-    # dealt makes one): the rules ask for the deck at nearly every move.
+    # The last deck derived, shared with the copies this state evolves into: the rules
+    # ask for the deck at nearly every move.
     _memo: list[_DeckMemo] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def client_seeds(self) -> list[str]:
@@ -209,11 +208,14 @@ def sealed_draft(current: RoundState) -> Draft:
     return Draft("round_sealed", SERVER, {"client_seeds": current.client_seeds()}, current.round_id)
 
 
-def deal_draft(current: RoundState, deck: Deck, seat: int | None, face: str) -> Draft:
-    """``card_dealt`` at the next position: the card if face up, else its commitment only."""
+def deal_draft(
+    current: RoundState, deck: Deck, position: int, seat: int | None, face: str
+) -> Draft:
+    """``card_dealt`` at ``position``, the next the game has not dealt (each game counts its
+    cards dealt in its own play state, which every card changes anyway): the card if
+    face up, else its commitment only."""
     if face not in FACES:
         raise ValueError(f"face must be one of {FACES}")
-    position = current.next_position
     if position >= len(deck.cards):
         raise IllegalActionError("the deck is exhausted")
     data: dict[str, Any] = {"position": position, "seat": seat, "face": face}
@@ -262,13 +264,9 @@ def apply_sealed(current: RoundState) -> RoundState:
     return evolve(current, sealed=True)
 
 
-def apply_dealt(current: RoundState) -> RoundState:
-    return evolve(current, next_position=current.next_position + 1)
-
-
 def apply_revealed(current: RoundState) -> RoundState:
     return evolve(current, revealed=True)
 
 
 def all_seeded(current: RoundState) -> bool:
-    return all(seat in current.seeds for seat in current.seats)
+    return all(map(current.seeds.__contains__, current.seats))  # no generator: every seed asks

@@ -394,16 +394,16 @@ def test_an_exhausted_deck_stops_drawing() -> None:
     driver = seated(banker_must_draw="16")
     driver.deal("5", "5")
     driver.seat(1, "bet", {"amount": 10})
-    current = driver.state.round
-    assert current is not None
-    empty = replace(driver.state, round=replace(current, next_position=24))
+    play = driver.state.play
+    assert play is not None
+    empty = replace(driver.state, play=replace(play, dealt=24))
     assert GAME.legal_actions(empty, 1, driver.secret) == ["stand"]
     with pytest.raises(IllegalActionError):
         GAME.decide(empty, Command("hit", "seat:1", driver.now, {}, driver.round_id), driver.secret)
     driver.seat(1, "stand")
-    current = driver.state.round
-    assert current is not None
-    empty = replace(driver.state, round=replace(current, next_position=24))
+    play = driver.state.play
+    assert play is not None
+    empty = replace(driver.state, play=replace(play, dealt=24))
     assert GAME.legal_actions(empty, 0, driver.secret) == ["banker_stop"]  # must-draw ends
 
 

@@ -34,6 +34,7 @@ from fairdeal.games.kvitlach.state import (
     State,
     Term,
     bank,
+    changed,
     exit_condition,
     frozen,
     staked,
@@ -91,11 +92,14 @@ def _round(state: State) -> dealing.RoundState:
     return state.round
 
 
-def _hands(hands: Mapping[int, Hand], changes: Mapping[int, _Changes]) -> Mapping[int, Hand]:
-    """The hands with some seats' hands changed."""
-    new = dict(hands)
+def _hands(
+    hands: MappingProxyType[int, Hand], changes: Mapping[int, _Changes]
+) -> MappingProxyType[int, Hand]:
+    """The hands with some seats' hands changed (copied once, like ``changed``, in a loop:
+    a comprehension and a call of ``changed`` cost more on events that change one hand)."""
+    new = hands.copy()
     for seat, fields in changes.items():
-        new[seat] = evolve_with(new[seat], fields)
+        new[seat] = evolve_with(hands[seat], fields)
     return MappingProxyType(new)
 
 
@@ -103,12 +107,7 @@ def _hand(state: State, time: int, seat: int, **changes: Any) -> State:
     return _next(state, time, {"hands": _hands(_play(state).hands, {seat: changes})})
 
 
-def _known(play: Play, cards: Mapping[int, str]) -> Mapping[int, str]:
-    """The play's public cards with more made public."""
-    return MappingProxyType({**play.known, **cards})
-
-
-def _balances(event: Logged) -> Mapping[str, int]:
+def _balances(event: Logged) -> MappingProxyType[str, int]:
     return frozen(event.data["balances"])
 
 
@@ -179,13 +178,13 @@ def _dealt(state: State, event: Logged, time: int) -> State:
     hand = evolve_with(
         hand, {"cards": (*hand.cards, position), "armed": False, "protected": protected}
     )
-    hands = MappingProxyType({**play.hands, seat: hand})
-    changes: dict[str, Any] = {"hands": hands}
+    hands = changed(play.hands, {seat: hand})
+    changes: dict[str, Any] = {"hands": hands, "dealt": play.dealt + 1}
     if "card" in data:
-        changes["known"] = _known(play, {position: data["card"]})
+        changes["known"] = changed(play.known, {position: data["card"]})
     if play.phase == SEEDING and all(h.cards for h in hands.values()):
         changes.update(_advanced(play, hands, bank(state)))
-    return _next(state, time, changes, round=dealing.apply_dealt(_round(state)))
+    return _next(state, time, changes)
 
 
 def _revealed(state: State, event: Logged, time: int) -> State:
@@ -196,7 +195,7 @@ def _revealed(state: State, event: Logged, time: int) -> State:
 # Players' moves.
 
 
-def _advanced(play: Play, hands: Mapping[int, Hand], funds: int) -> _Changes:
+def _advanced(play: Play, hands: MappingProxyType[int, Hand], funds: int) -> _Changes:
     """The play's changes that pass the turn (``hands`` being its next hands, ``funds``
     the bank) to the next waiting player; once the bank is all set aside (or nobody
     waits), the rest are skipped and the banker plays."""
@@ -246,13 +245,13 @@ def _burned(state: State, event: Logged, time: int) -> State:
     cards = tuple(p for p in hand.cards if p != data["position"])
     burned = (*hand.burned, data["position"])
     hands = _hands(play.hands, {hand.seat: {"cards": cards, "burned": burned, "protected": None}})
-    known = _known(play, {data["position"]: data["card"]})
+    known = changed(play.known, {data["position"]: data["card"]})
     return _next(state, time, {"hands": hands, "known": known})
 
 
 def _shown(state: State, event: Logged, time: int) -> State:
     play = _play(state)
-    known = _known(play, {c["position"]: c["card"] for c in event.data["cards"]})
+    known = changed(play.known, {c["position"]: c["card"] for c in event.data["cards"]})
     if event.data["seat"] == play.banker:
         return _next(state, time, {"known": known, "phase": SHOWDOWN, "turn": None})
     return _next(state, time, {"known": known})

@@ -60,16 +60,17 @@ def _deck_rules(decks: int) -> Mapping[str, Any]:
 
 def deck_left(state: State) -> bool:
     """Whether the deck still has a card (an empty deck stops all drawing)."""
-    assert state.round is not None
-    return state.round.next_position < len(canonical_order(state.options))
+    assert state.play is not None
+    return state.play.dealt < len(canonical_order(state.options))
 
 
 def cards_of(hand: Hand, deck: dealing.Deck) -> list[str]:
-    return [deck.card(position) for position in hand.cards]
+    order = deck.cards  # read directly: the rules ask for a hand's cards at most moves
+    return [order[position] for position in hand.cards]
 
 
 def deal(run: Run, deck: dealing.Deck, seat: int, face: str) -> None:
-    run.emit(dealing.deal_draft(run.round, deck, seat, face))
+    run.emit(dealing.deal_draft(run.round, deck, run.play.dealt, seat, face))
 
 
 def show(run: Run, deck: dealing.Deck, seat: int) -> None:

@@ -7,7 +7,7 @@ and their values come from the deck (with the server seed) where the rules need 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from fairdeal.events import seat_actor
 from fairdeal.games.dealing import RoundState
@@ -22,11 +22,26 @@ LIVE = (PLAYING, OPEN)
 SEEDING, PLAYERS, BANKER, SHOWDOWN, DONE = "seeding", "players", "banker", "showdown", "done"
 
 
-def frozen(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def frozen(mapping: Mapping[K, V]) -> MappingProxyType[K, V]:
     return MappingProxyType(dict(mapping))
 
 
-def _empty() -> Mapping[Any, Any]:
+def changed(mapping: MappingProxyType[K, V], changes: Mapping[K, V]) -> MappingProxyType[K, V]:
+    """A read-only mapping of the state with some entries changed.
+
+    Hot (nearly every event): the proxy's ``copy`` copies its dictionary in C, where
+    ``{**proxy}`` or ``dict(proxy)`` goes key by key through the mapping protocol.
+    """
+    new = mapping.copy()
+    new.update(changes)
+    return MappingProxyType(new)
+
+
+def _empty() -> MappingProxyType[Any, Any]:
     return frozen({})
 
 
@@ -50,11 +65,12 @@ class Play:
 
     banker: int
     order: tuple[int, ...]  # the players (banker excluded) in their turn order
-    hands: Mapping[int, Hand]
+    hands: MappingProxyType[int, Hand]
     phase: str = SEEDING
     turn: int | None = None
     deadline: int | None = None
-    known: Mapping[int, str] = field(default_factory=_empty)  # public cards by position
+    known: MappingProxyType[int, str] = field(default_factory=_empty)  # public cards by position
+    dealt: int = 0  # cards dealt this round, burned ones included: the next deck position
 
     def hand(self, seat: int) -> Hand:
         return self.hands[seat]
@@ -76,7 +92,7 @@ class Term:
 @dataclass(frozen=True)
 class State:
     options: Mapping[str, Any]
-    balances: Mapping[str, int] = field(default_factory=_empty)
+    balances: MappingProxyType[str, int] = field(default_factory=_empty)
     seats: tuple[int, ...] = ()
     banker: int = 0  # the current banker, or who is next in line between terms
     term: Term | None = None
@@ -106,17 +122,15 @@ def covered(play: Play | None) -> int:
 
 def staked(hands: Mapping[int, Hand]) -> int:
     """The bets of the hands still in play among ``hands``."""
-    return sum(hand.bet for hand in hands.values() if hand.status in LIVE)
+    total = 0
+    for hand in hands.values():  # a loop, not a generator: asked at every bet and stand
+        if hand.status in LIVE:
+            total += hand.bet
+    return total
 
 
 def uncovered(state: State) -> int:
     return bank(state) - covered(state.play)
-
-
-def available(state: State, seat: int) -> int:
-    """A seat's chips not already staked in this round."""
-    staked = state.play.hands[seat].bet if state.play and seat in state.play.hands else 0
-    return balance(state, seat) - staked
 
 
 def leftward(seats: Iterable[int], start: int, max_seats: int) -> list[int]:

@@ -27,7 +27,7 @@ from fairdeal.games.kvitlach.state import (
     PLAYERS,
     Hand,
     State,
-    available,
+    balance,
     in_round,
     uncovered,
 )
@@ -38,9 +38,9 @@ BANKER_MOVES = ("banker_draw", "banker_stop")
 
 def stake_limit(state: State, hand: Hand) -> int:
     """The most a bet (or an Elvaroon raise) may add: the maximum bet less what is
-    staked, the bank's uncovered funds and the seat's free chips."""
+    staked, the bank's uncovered funds and the seat's chips not yet staked."""
     max_bet: int = state.options["max_bet"]
-    return min(max_bet - hand.bet, uncovered(state), available(state, hand.seat))
+    return min(max_bet - hand.bet, uncovered(state), balance(state, hand.seat) - hand.bet)
 
 
 def pending_eleven(hand: Hand, deck: Deck) -> bool:
@@ -79,7 +79,7 @@ def _drawable(state: State) -> None:
         raise IllegalActionError("the deck is exhausted: no more cards this round")
 
 
-def _check_bet(state: State, hand: Hand, cards: list[str]) -> None:
+def _check_bet(state: State, hand: Hand, deck: Deck) -> None:
     if state.options["rule_set"] == CLASSIC and hand.bet:
         raise IllegalActionError("the classic bet is placed once, before drawing")
     if state.options["rule_set"] == PRESSBURG:
@@ -88,32 +88,33 @@ def _check_bet(state: State, hand: Hand, cards: list[str]) -> None:
         raise LimitError("no bet fits the maximum, the bank's uncovered funds and your chips")
 
 
-def _check_hit(state: State, hand: Hand, cards: list[str]) -> None:
+def _check_hit(state: State, hand: Hand, deck: Deck) -> None:
     _rule_set(state, CLASSIC, "hit")
     _has_bet(hand, "hit")
     _drawable(state)
 
 
-def _check_open_card(state: State, hand: Hand, cards: list[str]) -> None:
+def _check_open_card(state: State, hand: Hand, deck: Deck) -> None:
     _rule_set(state, PRESSBURG, "open_card")
     _drawable(state)
 
 
-def _check_stand(state: State, hand: Hand, cards: list[str]) -> None:
+def _check_stand(state: State, hand: Hand, deck: Deck) -> None:
     if state.options["rule_set"] == CLASSIC:
         _has_bet(hand, "stand")
 
 
-def _check_elvaroon(state: State, hand: Hand, cards: list[str]) -> None:
+def _check_elvaroon(state: State, hand: Hand, deck: Deck) -> None:
     if state.options["rule_set"] == CLASSIC:
         _has_bet(hand, "call Elvaroon")
     if hand.elvaroon:
         raise IllegalActionError("Elvaroon is called once per hand")
-    if not hands.can_call_elvaroon(cards):
+    if not hands.can_call_elvaroon(cards_of(hand, deck)):
         raise IllegalActionError("Elvaroon needs a total of exactly 11")
 
 
-_CHECKS: dict[str, Callable[[State, Hand, list[str]], None]] = {
+# Each has the hand's cards from the deck only where it needs them.
+_CHECKS: dict[str, Callable[[State, Hand, Deck], None]] = {
     "bet": _check_bet,
     "hit": _check_hit,
     "open_card": _check_open_card,
@@ -123,28 +124,47 @@ _CHECKS: dict[str, Callable[[State, Hand, list[str]], None]] = {
 
 
 def check_player(state: State, seat: int | None, kind: str, deck: Deck) -> Hand:
+    hand = _player_to_move(state, seat, kind)
+    _check_player_move(state, hand, kind, deck)
+    return hand
+
+
+def _player_to_move(state: State, seat: int | None, kind: str) -> Hand:
+    """The hand of ``seat``, if a player's move is awaited and it is this seat's; checked
+    before the deck is asked for (a move before the seal is out of turn)."""
     play = state.play
     if not in_round(state) or play is None or play.phase != PLAYERS or play.turn is None:
         raise OutOfTurnError(f"{kind}: no player's move is awaited")
     if play.turn != seat:
         raise OutOfTurnError(f"{kind}: it is not this seat's turn")
-    hand = play.hands[play.turn]
+    return play.hands[play.turn]
+
+
+def _check_player_move(state: State, hand: Hand, kind: str, deck: Deck) -> None:
     pending = pending_eleven(hand, deck)
     if kind == "reject":
         if not pending:
             raise IllegalActionError("reject follows only an 11 dealt after an Elvaroon")
-        return hand
-    cards = cards_of(hand, deck)
-    if pending and hands.is_bust(cards):
+        return
+    if pending and hands.is_bust(cards_of(hand, deck)):
         raise IllegalActionError("the protected 11 busts this hand: reject it")
-    _CHECKS[kind](state, hand, cards)
-    return hand
+    _CHECKS[kind](state, hand, deck)
 
 
 def check_banker(state: State, seat: int | None, kind: str, deck: Deck) -> None:
+    _banker_to_move(state, seat, kind)
+    _check_banker_move(state, kind, deck)
+
+
+def _banker_to_move(state: State, seat: int | None, kind: str) -> None:
+    """Raises unless the banker's move is awaited and ``seat`` is the banker (checked
+    before the deck is asked for)."""
     play = state.play
     if not in_round(state) or play is None or play.phase != BANKER or play.turn != seat:
         raise OutOfTurnError(f"{kind}: it is not the banker's turn")
+
+
+def _check_banker_move(state: State, kind: str, deck: Deck) -> None:
     if kind == "banker_draw":
         _drawable(state)
     elif must_draw(state, deck):
@@ -163,18 +183,10 @@ def _amount(command: Command, key: str, low: int, high: int, default: int | None
     return value
 
 
-def _deck_in(run: Run, phase: str, kind: str, secret: bytes | None) -> Deck:
-    """The deck, once the play has reached ``phase`` (moves before it are out of turn)."""
-    play = run.state.play
-    if not in_round(run.state) or play is None or play.phase != phase:
-        raise OutOfTurnError(f"{kind}: no such move is awaited now")
-    return deck_of(run.state, secret)
-
-
 def player_move(run: Run, command: Command, secret: bytes | None) -> None:
-    deck = _deck_in(run, PLAYERS, command.type, secret)
-    seat = actor_seat(command.actor)
-    hand = check_player(run.state, seat, command.type, deck)
+    hand = _player_to_move(run.state, actor_seat(command.actor), command.type)
+    deck = deck_of(run.state, secret)
+    _check_player_move(run.state, hand, command.type, deck)
     if command.type == "bet":
         limit = stake_limit(run.state, hand)
         run.emit(record(command, {"amount": _amount(command, "amount", 1, limit, None)}))
@@ -196,8 +208,9 @@ def _draw_for(run: Run, deck: Deck, seat: int, kind: str) -> None:
 
 
 def banker_move(run: Run, command: Command, secret: bytes | None) -> None:
-    deck = _deck_in(run, BANKER, command.type, secret)
-    check_banker(run.state, actor_seat(command.actor), command.type, deck)
+    _banker_to_move(run.state, actor_seat(command.actor), command.type)
+    deck = deck_of(run.state, secret)
+    _check_banker_move(run.state, command.type, deck)
     run.emit(record(command, {}))
     if command.type == "banker_stop" or _banker_draws(run, deck):
         showdown(run, deck, secret)

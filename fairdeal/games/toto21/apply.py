@@ -89,7 +89,7 @@ def _dealer_chosen(state: Toto21State, event: Logged) -> Toto21State:
 
 
 def _dealt(state: Toto21State, event: Logged) -> Toto21State:
-    assert state.round is not None and state.hand is not None
+    assert state.hand is not None
     data, hand = event.data, state.hand
     held = Held(data["seat"], data["position"], data["face"], data.get("commitment"))
     known = (
@@ -99,7 +99,7 @@ def _dealt(state: Toto21State, event: Logged) -> Toto21State:
     hand = evolve_with(
         hand, {"held": (*hand.held, held), "known": known, "blind_taken": blind_taken}
     )
-    return evolve_with(state, {"round": dealing.apply_dealt(state.round), "hand": hand})
+    return evolve_with(state, {"hand": hand})
 
 
 def _move_due(state: Toto21State, event: Logged) -> Toto21State:

@@ -69,7 +69,7 @@ def _seal_and_deal(run: Run, secret: bytes | None) -> None:
     player = next(seat for seat in seats if seat != dealer)
     run.emit(Draft("dealer_chosen", SERVER, {"dealer": dealer, "player": player}, round_id))
     for seat, face in ((player, DOWN), (dealer, UP), (player, DOWN), (dealer, DOWN)):
-        run.emit(dealing.deal_draft(run.round(), deck, seat, face))
+        run.emit(dealing.deal_draft(run.round(), deck, run.hand().dealt(), seat, face))
     hand = run.hand()
     mine, theirs = cards_of(deck, hand.of(player)), cards_of(deck, hand.of(dealer))
     golden = hands.golden_point(player, dealer, mine, theirs)

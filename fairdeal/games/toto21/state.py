@@ -4,6 +4,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from fairdeal.frozen import set_fields
 from fairdeal.games.dealing import BLIND, Deck, RoundState
 from fairdeal.games.money import POT
 from fairdeal.games.toto21.options import NAME, Options
@@ -15,7 +16,7 @@ DEALER_PURPOSE = "dealer"  # the shuffle key's stream that picks the dealer
 DECK_RULES: Mapping[str, Any] = {"game": NAME, "decks": 1}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Held:
     """A card a seat holds: its deck position, face and (if not face up) commitment."""
 
@@ -24,13 +25,22 @@ class Held:
     face: str
     commitment: str | None
 
+    def __init__(self, seat: int, position: int, face: str, commitment: str | None) -> None:
+        # Hot (one for every card dealt): the fields set as one dictionary, like Draft's.
+        set_fields(
+            self, {"seat": seat, "position": position, "face": face, "commitment": commitment}
+        )
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Known:
     """A card everyone may see: face up when dealt, or shown later with its salt."""
 
     card: str
     salt: str | None
+
+    def __init__(self, card: str, salt: str | None) -> None:
+        set_fields(self, {"card": card, "salt": salt})  # hot: one for every card shown
 
 
 @dataclass(frozen=True)
@@ -44,6 +54,10 @@ class Hand:
     turn: int | None = None
     move_deadline: int | None = None
     blind_taken: bool = False
+
+    def dealt(self) -> int:
+        """The cards dealt this round, so the next deck position: every card is held."""
+        return len(self.held)
 
     def of(self, seat: int) -> list[Held]:
         return [held for held in self.held if held.seat == seat]
@@ -80,7 +94,8 @@ def deck_of(state: Toto21State, secret: bytes | None) -> Deck:
 
 
 def cards_of(deck: Deck, held: list[Held]) -> list[str]:
-    return [deck.card(card.position) for card in held]
+    order = deck.cards  # read directly: the rules ask for the cards at every move
+    return [order[card.position] for card in held]
 
 
 def visible_to_owner(hand: Hand, seat: int) -> list[Held]:
