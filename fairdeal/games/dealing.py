@@ -171,11 +171,16 @@ def opened(
     return record(command, data)
 
 
+def refuse_if_sealed(current: RoundState) -> None:
+    """A seed for a sealed round is late, also once the round is over (it was sealed)."""
+    if current.sealed:
+        raise SealedError("the round is sealed: no more client seeds")
+
+
 def seed_draft(current: RoundState, actor: str, data: Mapping[str, Any], now: int) -> Draft:
     """``client_seed``: one per participating seat, only before the seal and its deadline."""
     seat = actor_seat(actor)
-    if current.sealed:
-        raise SealedError("the round is sealed: no more client seeds")
+    refuse_if_sealed(current)
     if current.seed_deadline is not None and now >= current.seed_deadline:
         raise IllegalActionError("the seed time has run out; a seed_timeout is due")
     if seat is None or seat not in current.seats:

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from fairdeal import cards, randomness
-from fairdeal.errors import IllegalActionError, OutOfTurnError
+from fairdeal.errors import IllegalActionError, OutOfTurnError, SealedError
 from fairdeal.games import dealing
 from fairdeal.games.toto21 import GAME
 from fairdeal.games.toto21.state import DECK_RULES
@@ -128,6 +128,14 @@ def test_golden_point_two_aces_win_the_round_at_once() -> None:
     assert [c["position"] for c in shown_dealer.data["cards"]] == [3]  # the hole card
     assert won.data["seat"] == deal.player and won.data["reason"] == "golden_point"
     assert "move_due" not in types
+
+
+def test_a_seed_for_a_round_that_ended_at_the_deal_is_refused_as_sealed() -> None:
+    driver = started()
+    driver.deal(lambda d: not no_golden(d))
+    assert not driver.state.in_round()
+    with pytest.raises(SealedError):
+        driver.seat(1, "client_seed", {"seed": "late"})
 
 
 def test_dealers_two_aces_beat_the_players_golden_point() -> None:

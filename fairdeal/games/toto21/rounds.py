@@ -34,7 +34,11 @@ def open_round(state: Toto21State, command: Command, secret: bytes | None) -> De
 
 
 def client_seed(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
-    """A seat's seed; the last one seals the round and deals."""
+    """A seat's seed; the last one seals the round and deals. A seed for the last round
+    after it ended (at the deal, say) is late, as it is in Kvitlach, not a stray command."""
+    last = state.round
+    if last is not None and command.round == last.round_id:
+        dealing.refuse_if_sealed(last)
     current = current_round(state, command)
     in_time(state.game_deadline, command.time, "game")
     run = Run(state, command)
