@@ -44,7 +44,9 @@ class Run(base.Run[State]):
         return self.state.round
 
     def server(self, kind: str, data: dict[str, object]) -> None:
-        self.emit(Draft(kind, SERVER, data, self.round.round_id))
+        current = self.state.round  # not the property: a call fewer for each server event
+        assert current is not None
+        self.emit(Draft(kind, SERVER, data, current.round_id))
 
 
 def deck_of(state: State, secret: bytes | None) -> dealing.Deck:
@@ -70,7 +72,9 @@ def cards_of(hand: Hand, deck: dealing.Deck) -> list[str]:
 
 
 def deal(run: Run, deck: dealing.Deck, seat: int, face: str) -> None:
-    run.emit(dealing.deal_draft(run.round, deck, run.play.dealt, seat, face))
+    state = run.state  # not the properties: a card is dealt at most moves
+    assert state.round is not None and state.play is not None
+    run.emit(dealing.deal_draft(state.round, deck, state.play.dealt, seat, face))
 
 
 def show(run: Run, deck: dealing.Deck, seat: int) -> None:
@@ -118,7 +122,8 @@ def burn_protected(run: Run, deck: dealing.Deck, seat: int) -> None:
 
 def finish(run: Run, deck: dealing.Deck, secret: bytes | None) -> None:
     """The banker does not play when no bet is open: straight to the showdown."""
-    if run.play.phase == BANKER and not open_hands(run.play):
+    play = run.play
+    if play.phase == BANKER and not open_hands(play):
         showdown(run, deck, secret)
 
 
