@@ -3,7 +3,6 @@ the next decision sees the state it leaves (one rules path for service and verif
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
 from typing import Any
@@ -11,7 +10,6 @@ from typing import Any
 from fairdeal.events import SERVER, Draft, seat_actor
 from fairdeal.games import base, dealing, money
 from fairdeal.games.kvitlach import hands
-from fairdeal.games.kvitlach.apply import apply_at
 from fairdeal.games.kvitlach.options import canonical_order, deck_rules
 from fairdeal.games.kvitlach.state import (
     BANKER,
@@ -26,12 +24,9 @@ from fairdeal.games.kvitlach.state import (
 from fairdeal.games.money import BANK, Transfer
 
 
-@dataclass
 class Run(base.Run[State]):
-    """The drafts of one decided command and the state after each (local, never shared)."""
-
-    def __init__(self, state: State, time: int) -> None:
-        super().__init__(state, time, apply_at)
+    """The drafts of one decided command and the state after each (local, never shared),
+    made with Kvitlach's ``apply_at``."""
 
     @property
     def play(self) -> Play:
