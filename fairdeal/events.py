@@ -62,8 +62,10 @@ def _whole_match(pattern: str) -> Callable[[str], bool]:
 _is_id = _whole_match(r"[A-Za-z0-9._:-]{1,64}")
 _is_type = _whole_match(r"[a-z][a-z0-9_]{0,39}")
 _is_key_id = _whole_match(r"[0-9a-f]{32}")
-# The actors, server|seat:(0|[1-9][0-9]?), as a set: looked up faster than matched
-_ACTORS = frozenset((SERVER, *(f"seat:{seat}" for seat in range(100))))
+# The actors, server|seat:(0|[1-9][0-9]?), each with the seat it names (None: the
+# server): looked up faster than matched or parsed
+_SEATS: dict[str, int | None] = {SERVER: None, **{f"seat:{seat}": seat for seat in range(100)}}
+_ACTORS = frozenset(_SEATS)
 
 
 def seat_actor(seat: int) -> str:
@@ -72,7 +74,9 @@ def seat_actor(seat: int) -> str:
 
 def actor_seat(actor: str) -> int | None:
     """The seat number an actor names, or None for the server."""
-    return None if actor == SERVER else int(actor.removeprefix("seat:"))
+    if actor in _SEATS:  # every logged actor: asked by the rules at most events
+        return _SEATS[actor]
+    return int(actor.removeprefix("seat:"))
 
 
 @dataclass(frozen=True, init=False)
