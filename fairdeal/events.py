@@ -62,8 +62,10 @@ def _whole_match(pattern: str) -> Callable[[str], bool]:
 _is_id = _whole_match(r"[A-Za-z0-9._:-]{1,64}")
 _is_type = _whole_match(r"[a-z][a-z0-9_]{0,39}")
 _is_key_id = _whole_match(r"[0-9a-f]{32}")
-# The actors, server|seat:(0|[1-9][0-9]?), as a set: looked up faster than matched
-_ACTORS = frozenset((SERVER, *(f"seat:{seat}" for seat in range(100))))
+# The actors, server|seat:(0|[1-9][0-9]?), each with the seat it names (None: the
+# server): looked up faster than matched or parsed
+_SEATS: dict[str, int | None] = {SERVER: None, **{f"seat:{seat}": seat for seat in range(100)}}
+_ACTORS = frozenset(_SEATS)
 
 
 def seat_actor(seat: int) -> str:
@@ -72,7 +74,9 @@ def seat_actor(seat: int) -> str:
 
 def actor_seat(actor: str) -> int | None:
     """The seat number an actor names, or None for the server."""
-    return None if actor == SERVER else int(actor.removeprefix("seat:"))
+    if actor in _SEATS:  # every logged actor: asked by the rules at most events
+        return _SEATS[actor]
+    return int(actor.removeprefix("seat:"))
 
 
 @dataclass(frozen=True, init=False)
@@ -218,12 +222,9 @@ class ChainHead:
 
     def stamp(self, draft: Draft, time: int) -> Event:
         """Make the next event of this chain; time never goes back."""
-        return build_from(
-            Event,
-            _fields(
-                draft, time, table=self.table, seq=self.next_seq, prev=self.prev, last=self.time
-            ),
-        )
+        last = self.time
+        stamped = last if last > time else time
+        return build_from(Event, _fields(draft, self.table, self.next_seq, self.prev, stamped))
 
     def advance(self, event: Event, event_hash: bytes) -> "ChainHead":
         return build_from(
@@ -254,7 +255,7 @@ class ChainHead:
         prev_text = json_string(prev) if type(prev) is str else None
         signed = []
         for draft in drafts:
-            fields = _fields(draft, time, table=table, seq=seq, prev=prev, last=last)
+            fields = _fields(draft, table, seq, prev, stamped)
             kind, actor, round_id = draft.type, draft.actor, draft.round
             if (
                 table_text is not None
@@ -266,7 +267,7 @@ class ChainHead:
             ):
                 canonical = _event_bytes(
                     json_string(actor),
-                    canonical_text(fields["data"], depth=1),
+                    canonical_text(fields["data"], 1),
                     prev_text,
                     "null" if round_id is None else json_string(round_id),
                     seq,
@@ -317,15 +318,13 @@ def check_chain(
     return head
 
 
-def _fields(
-    draft: Draft, time: int, *, table: str, seq: int, prev: str, last: int
-) -> dict[str, Any]:
+def _fields(draft: Draft, table: str, seq: int, prev: str, time: int) -> dict[str, Any]:
     """The fields, in ``Event``'s order, of the event after one at ``seq - 1`` with hash
-    ``prev`` and time ``last``: time never goes back (``max(time, last)``)."""
+    ``prev``, stamped at ``time`` (the caller keeps time from going back). Positional
+    arguments: every event is stamped here, and keywords cost more."""
     return {
         "version": VERSION, "table": table, "round": draft.round, "seq": seq, "prev": prev,
-        "time": last if last > time else time, "type": draft.type, "actor": draft.actor,
-        "data": dict(draft.data),
+        "time": time, "type": draft.type, "actor": draft.actor, "data": dict(draft.data),
     }  # fmt: skip
 
 

@@ -107,7 +107,8 @@ class Run(Generic[S]):
         self.drafts.append(draft)
 
     def decision(self) -> Decision:
-        return Decision(self.drafts, self.state)
+        # Not Decision(...): its __init__ is a call more, for every command.
+        return adopt(Decision, {"drafts": self.drafts, "state": self.state})
 
 
 class Game(Protocol):

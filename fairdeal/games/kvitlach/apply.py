@@ -9,6 +9,7 @@ rest of applying an event.
 """
 
 from collections.abc import Callable, Mapping
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
 
@@ -44,6 +45,7 @@ from fairdeal.games.money import BANK
 _Changes = Mapping[str, Any]
 _UNCHANGED: _Changes = MappingProxyType({})
 _MOVING = frozenset((PLAYERS, BANKER))  # phases in which a move (and its deadline) is awaited
+_cards = attrgetter("cards")  # in C: no generator to resume for each hand at each deal
 
 
 def apply(state: State, event: Event) -> State:
@@ -182,7 +184,7 @@ def _dealt(state: State, event: Logged, time: int) -> State:
     changes: dict[str, Any] = {"hands": hands, "dealt": play.dealt + 1}
     if "card" in data:
         changes["known"] = changed(play.known, {position: data["card"]})
-    if play.phase == SEEDING and all(h.cards for h in hands.values()):
+    if play.phase == SEEDING and all(map(_cards, hands.values())):
         changes.update(_advanced(play, hands, bank(state)))
     return _next(state, time, changes)
 

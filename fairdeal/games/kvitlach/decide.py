@@ -9,6 +9,7 @@ from collections.abc import Callable
 from fairdeal.errors import IllegalActionError
 from fairdeal.games.base import Command, Decision
 from fairdeal.games.kvitlach import table_moves, turns
+from fairdeal.games.kvitlach.apply import apply_at
 from fairdeal.games.kvitlach.flow import Run
 from fairdeal.games.kvitlach.state import State
 
@@ -51,6 +52,6 @@ def decide(state: State, command: Command, secret: bytes | None) -> Decision:
         state.round is None or command.round != state.round.round_id
     ):
         raise IllegalActionError(f"{command.type} must name the round in progress")
-    run = Run(state, command.time)
+    run = Run(state, command.time, apply_at)
     handler(run, command, secret)
     return run.decision()

@@ -3,7 +3,6 @@ the next decision sees the state it leaves (one rules path for service and verif
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
 from typing import Any
@@ -11,7 +10,6 @@ from typing import Any
 from fairdeal.events import SERVER, Draft, seat_actor
 from fairdeal.games import base, dealing, money
 from fairdeal.games.kvitlach import hands
-from fairdeal.games.kvitlach.apply import apply_at
 from fairdeal.games.kvitlach.options import canonical_order, deck_rules
 from fairdeal.games.kvitlach.state import (
     BANKER,
@@ -26,12 +24,9 @@ from fairdeal.games.kvitlach.state import (
 from fairdeal.games.money import BANK, Transfer
 
 
-@dataclass
 class Run(base.Run[State]):
-    """The drafts of one decided command and the state after each (local, never shared)."""
-
-    def __init__(self, state: State, time: int) -> None:
-        super().__init__(state, time, apply_at)
+    """The drafts of one decided command and the state after each (local, never shared),
+    made with Kvitlach's ``apply_at``."""
 
     @property
     def play(self) -> Play:
@@ -44,7 +39,9 @@ class Run(base.Run[State]):
         return self.state.round
 
     def server(self, kind: str, data: dict[str, object]) -> None:
-        self.emit(Draft(kind, SERVER, data, self.round.round_id))
+        current = self.state.round  # not the property: a call fewer for each server event
+        assert current is not None
+        self.emit(Draft(kind, SERVER, data, current.round_id))
 
 
 def deck_of(state: State, secret: bytes | None) -> dealing.Deck:
@@ -70,7 +67,9 @@ def cards_of(hand: Hand, deck: dealing.Deck) -> list[str]:
 
 
 def deal(run: Run, deck: dealing.Deck, seat: int, face: str) -> None:
-    run.emit(dealing.deal_draft(run.round, deck, run.play.dealt, seat, face))
+    state = run.state  # not the properties: a card is dealt at most moves
+    assert state.round is not None and state.play is not None
+    run.emit(dealing.deal_draft(state.round, deck, state.play.dealt, seat, face))
 
 
 def show(run: Run, deck: dealing.Deck, seat: int) -> None:
@@ -118,7 +117,8 @@ def burn_protected(run: Run, deck: dealing.Deck, seat: int) -> None:
 
 def finish(run: Run, deck: dealing.Deck, secret: bytes | None) -> None:
     """The banker does not play when no bet is open: straight to the showdown."""
-    if run.play.phase == BANKER and not open_hands(run.play):
+    play = run.play
+    if play.phase == BANKER and not open_hands(play):
         showdown(run, deck, secret)
 
 
