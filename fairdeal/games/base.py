@@ -31,7 +31,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from fairdeal.errors import IllegalActionError
 from fairdeal.events import Draft, Event
-from fairdeal.frozen import adopt, set_fields
+from fairdeal.frozen import adopt
 
 S = TypeVar("S")
 
@@ -59,15 +59,12 @@ class Command:
         return adopt(cls, values)  # hot: the replay of every command starts here
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Decision:
     """What a command causes: the drafts, and the state after applying them in order."""
 
     drafts: list[Draft]
     state: Any
-
-    def __init__(self, drafts: list[Draft], state: Any) -> None:
-        set_fields(self, {"drafts": drafts, "state": state})  # hot: one for every command
 
 
 class Logged(Protocol):
