@@ -1,0 +1,37 @@
+"""The benchmark scripts still run, on tiny sizes: their figures are quoted in the
+project's notes, so a script broken by a change elsewhere must show up here, not on
+the day someone needs a figure. Speed itself is never asserted."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _run(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, *args], check=False, cwd=REPO, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_core_bench_prints_every_row_with_its_ratio():
+    out = _run("bench/core.py", "--seconds", "0.02")
+    for label in ("sign + chain events", "toto21 rounds, events", "kvitlach rounds, events"):
+        assert re.search(rf"^{re.escape(label)} +[\d,]+ /s +\d+\.\d% of raw signing$", out, re.M)
+    assert re.search(r"^shuffle 48 cards +[\d,]+ /s +\d+\.\d µs each$", out, re.M)
+
+
+def test_verify_bench_verifies_its_own_exports():
+    out = _run(
+        "bench/verify.py", "--rounds", "100", "--interleaved", "100", "--repeats", "1",
+        "--memory-events", "300",
+    )  # fmt: skip
+    assert re.search(r"= \d\.\d\d x raw per CPU second", out)
+    # every run of the command on the bench's exports found them valid
+    exits = re.findall(r"exit ([\d,]+)", out)
+    assert exits and set(exits) == {"0"}, out
+    assert "peak memory" in out
