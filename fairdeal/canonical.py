@@ -64,6 +64,8 @@ def canonical_text(value: Any, depth: int = 0) -> str:
     ``utf8``, once the whole text is assembled.
     """
     if type(value) is dict:  # an event's data: one call fewer, the same checks
+        if not value and depth < _MAX_DEPTH:  # most moves' data: nothing to check or encode
+            return "{}"
         _check(value, depth)
     else:
         _check((value,), depth - 1)

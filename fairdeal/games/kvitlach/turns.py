@@ -79,13 +79,16 @@ def _drawable(state: State) -> None:
         raise IllegalActionError("the deck is exhausted: no more cards this round")
 
 
-def _check_bet(state: State, hand: Hand, deck: Deck) -> None:
+def _check_bet(state: State, hand: Hand, deck: Deck) -> int:
+    """Returns the stake limit it checked: the bet's handler bounds the amount by it."""
     if state.options["rule_set"] == CLASSIC and hand.bet:
         raise IllegalActionError("the classic bet is placed once, before drawing")
     if state.options["rule_set"] == PRESSBURG:
         _drawable(state)
-    if stake_limit(state, hand) < 1:
+    limit = stake_limit(state, hand)
+    if limit < 1:
         raise LimitError("no bet fits the maximum, the bank's uncovered funds and your chips")
+    return limit
 
 
 def _check_hit(state: State, hand: Hand, deck: Deck) -> None:
@@ -113,8 +116,9 @@ def _check_elvaroon(state: State, hand: Hand, deck: Deck) -> None:
         raise IllegalActionError("Elvaroon needs a total of exactly 11")
 
 
-# Each has the hand's cards from the deck only where it needs them.
-_CHECKS: dict[str, Callable[[State, Hand, Deck], None]] = {
+# Each has the hand's cards from the deck only where it needs them; the bet's returns
+# its stake limit.
+_CHECKS: dict[str, Callable[[State, Hand, Deck], int | None]] = {
     "bet": _check_bet,
     "hit": _check_hit,
     "open_card": _check_open_card,
@@ -140,15 +144,16 @@ def _player_to_move(state: State, seat: int | None, kind: str) -> Hand:
     return play.hands[play.turn]
 
 
-def _check_player_move(state: State, hand: Hand, kind: str, deck: Deck) -> None:
+def _check_player_move(state: State, hand: Hand, kind: str, deck: Deck) -> int | None:
+    """Raises unless the move is legal now; returns a bet's stake limit (see ``_CHECKS``)."""
     pending = pending_eleven(hand, deck)
     if kind == "reject":
         if not pending:
             raise IllegalActionError("reject follows only an 11 dealt after an Elvaroon")
-        return
+        return None
     if pending and hands.is_bust(cards_of(hand, deck)):
         raise IllegalActionError("the protected 11 busts this hand: reject it")
-    _CHECKS[kind](state, hand, deck)
+    return _CHECKS[kind](state, hand, deck)
 
 
 def check_banker(state: State, seat: int | None, kind: str, deck: Deck) -> None:
@@ -186,10 +191,10 @@ def _amount(command: Command, key: str, low: int, high: int, default: int | None
 def player_move(run: Run, command: Command, secret: bytes | None) -> None:
     hand = _player_to_move(run.state, actor_seat(command.actor), command.type)
     deck = deck_of(run.state, secret)
-    _check_player_move(run.state, hand, command.type, deck)
+    bet_limit = _check_player_move(run.state, hand, command.type, deck)
     if command.type == "bet":
-        limit = stake_limit(run.state, hand)
-        run.emit(record(command, {"amount": _amount(command, "amount", 1, limit, None)}))
+        assert bet_limit is not None  # the check's, not computed a second time
+        run.emit(record(command, {"amount": _amount(command, "amount", 1, bet_limit, None)}))
     elif command.type == "elvaroon":
         limit = stake_limit(run.state, hand)
         run.emit(record(command, {"raise": _amount(command, "raise", 0, limit, 0)}))
