@@ -1,19 +1,22 @@
 """The Flask application: routes, schemas and the one error body. Thin over ``Service``."""
 
 import hashlib
+import itertools
 import json
 import logging
 import threading
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
 
 from flask import Flask, Response, current_app, request, stream_with_context
-from flask_smorest import Api, Blueprint
+from flask_smorest import Blueprint
 from werkzeug.exceptions import HTTPException
 
-from api import schemas
-from api.config import Config
-from api.errors import (
+from fairdeal.api import ids, limits, metrics, schemas
+from fairdeal.api import logs as log_setup
+from fairdeal.api.config import Config, unknown_variables
+from fairdeal.api.errors import (
     ApiError,
     BadRequestError,
     InvalidInputError,
@@ -22,25 +25,36 @@ from api.errors import (
     OperatorOnlyError,
     TooLargeError,
     UnauthorizedError,
+    from_unavailable,
 )
-from api.keystore import load_keys
-from api.service import Clock, Idempotency, Service, wall_clock
-from api.storage import open_store
-from api.tokens import same_secret, token_hash
+from fairdeal.api.keystore import load_keys
+from fairdeal.api.openapi import OPERATOR, OPTIONAL_SEAT, PUBLIC, SEAT, DocumentedApi, documented
+from fairdeal.api.readiness import readiness
+from fairdeal.api.service import Clock, Idempotency, Service, wall_clock
+from fairdeal.api.storage import StorageUnavailableError, open_store
+from fairdeal.api.tokens import same_secret, token_hash
 
 log = logging.getLogger("fairdeal")
+STATIC = Path(__file__).parent / "static"
+T = TypeVar("T")
 MAX_JSON_DEPTH = 32
 MAX_IDEMPOTENCY_KEY = 128
 
 tables = Blueprint("tables", __name__, url_prefix="/v1", description="Tables, seats and rounds")
 logs = Blueprint("log", __name__, url_prefix="/v1", description="The transparency log and keys")
-health = Blueprint("health", __name__, description="Liveness")
+health = Blueprint("health", __name__, description="Liveness and readiness")
 
 
 def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask:
-    """The service on its configuration (from the environment when none is given)."""
-    config = config or Config.from_env()
-    app = Flask("fairdeal", instance_path=str(config.instance_path.absolute()))
+    """The service on its configuration (from the environment when none is given: then
+    logging is set up here too, as under gunicorn)."""
+    config = config or _config_from_env()
+    app = Flask(
+        "fairdeal",
+        instance_path=str(config.instance_path.absolute()),
+        static_folder=str(STATIC),
+        static_url_path="/static",
+    )
     app.config.update(
         MAX_CONTENT_LENGTH=config.max_request_bytes,
         API_TITLE="fairdeal",
@@ -49,20 +63,43 @@ def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_REDOC_PATH="/docs",
-        OPENAPI_REDOC_URL="https://cdn.jsdelivr.net/npm/redoc@2/bundles/redoc.standalone.js",
+        OPENAPI_REDOC_URL="/static/redoc/redoc.standalone.js",  # vendored: no CDN needed
     )
     store = open_store(config.store_url)
     store.migrate()
     service = Service(store, load_keys(config), config, clock)
     app.extensions["fairdeal"] = service
-    api = Api(app)
+    api = DocumentedApi(app)
+    api.document_errors()
     for blueprint in (tables, logs, health):
         api.register_blueprint(blueprint)
     _install_error_handlers(app)
+    counted = metrics.install(app, service, config.metrics_token)  # first: it times requests
+    app.extensions["fairdeal.metrics"] = counted
+    limits.install(app, config.rate_limit)
+    app.before_request(_check_path_ids)
     app.before_request(_check_json_body)
     if config.sweep_interval_s > 0:
-        _start_sweeper(service, config.sweep_interval_s)
+        app.extensions["fairdeal.sweeper"] = _Sweeper(
+            service, config.sweep_interval_s, counted.sweep_failures.inc
+        )
     return app
+
+
+def _config_from_env() -> Config:
+    config = Config.from_env()
+    log_setup.configure(config.log_format)
+    for line in unknown_variables():
+        log.warning("%s", line)
+    return config
+
+
+def close_app(app: Flask) -> None:
+    """Stop the sweeper (after the sweep under way, if any), then close the store."""
+    sweeper: _Sweeper | None = app.extensions.get("fairdeal.sweeper")
+    if sweeper is not None:
+        sweeper.stop()
+    app.extensions["fairdeal"].store.close()
 
 
 def service() -> Service:
@@ -76,48 +113,65 @@ def service() -> Service:
 @tables.route("/tables", methods=["POST"])
 @tables.arguments(schemas.CreateTableSchema)
 @tables.response(201, schemas.SeatSchema)
+@tables.doc(responses={201: {"links": schemas.TABLE_LINKS}})
+@documented(tables, PUBLIC, 400, 409, 413, 422)
 def create_table(body: dict[str, Any]) -> dict[str, Any]:
     """Create a table; the creator takes seat 0 and gets its bearer token."""
     _no_idempotency_key()
     return service().create_table(body["game"], body["options"], body["join"])
 
 
-@tables.route("/tables/<table_id>", methods=["GET"])
+@tables.route("/tables/<table_id>", methods=["GET"], parameters=[schemas.TABLE_ID])
 @tables.response(200, schemas.ViewSchema)
+@documented(tables, OPTIONAL_SEAT, 404)
 def get_table(table_id: str) -> dict[str, Any]:
     """The table as the caller may see it (with a seat token: that seat's own cards)."""
     return service().table_view(table_id, _token(required=False))
 
 
-@tables.route("/tables/<table_id>/events", methods=["GET"])
+@tables.route("/tables/<table_id>/events", methods=["GET"], parameters=[schemas.TABLE_ID])
 @tables.arguments(schemas.EventsQuerySchema, location="query")
-@tables.response(200, schemas.EventListSchema)
+@tables.response(200, schemas.EventPageSchema)
+@documented(tables, PUBLIC, 404, 422)
 def get_table_events(query: dict[str, Any], table_id: str) -> dict[str, Any]:
-    """The table's public signed chain from a seq on (hidden cards only as commitments)."""
-    return {"events": service().published.table_events(table_id, query["from_seq"])}
+    """A page of the table's public signed chain, from a seq on.
+
+    Hidden cards appear only as commitments; ``next_from_seq`` is where the next page starts.
+    """
+    return service().published.table_events(table_id, query["from_seq"], query["limit"])
 
 
-@tables.route("/tables/<table_id>/bundle", methods=["GET"])
+@tables.route("/tables/<table_id>/bundle", methods=["GET"], parameters=[schemas.TABLE_ID])
 @tables.arguments(schemas.TableBundleQuerySchema, location="query")
-@tables.response(200)
+@tables.response(200, schemas.BundleSchema)
+@documented(tables, PUBLIC, 404, 422)
 def get_table_bundle(query: dict[str, Any], table_id: str) -> dict[str, Any]:
-    """A head of the table at rest (no round open) that is in the log, with everything
-    needed to verify the table up to it offline: a match's end, a seat's departure."""
+    """The bundle of a head of the table at rest that is in the log.
+
+    A head at rest has no round open (a match's end, a seat's departure); its bundle has
+    everything needed to verify the table up to it offline.
+    """
     return service().published.table_bundle(table_id, query["seq"])
 
 
-@tables.route("/tables/<table_id>/seats", methods=["POST"])
+@tables.route("/tables/<table_id>/seats", methods=["POST"], parameters=[schemas.TABLE_ID])
 @tables.arguments(schemas.JoinSchema)
 @tables.response(201, schemas.SeatSchema)
+@documented(tables, PUBLIC, 400, 404, 409, 413, 422)
 def join_table(body: dict[str, Any], table_id: str) -> dict[str, Any]:
     """Join the table: the lowest free seat, and its bearer token."""
     _no_idempotency_key()
     return service().join(table_id, body["join"])
 
 
-@tables.route("/tables/<table_id>/seats/<int:seat>/decision", methods=["POST"])
+@tables.route(
+    "/tables/<table_id>/seats/<int:seat>/decision",
+    methods=["POST"],
+    parameters=[schemas.TABLE_ID, schemas.SEAT_PARAMETER],
+)
 @tables.arguments(schemas.DecisionSchema)
 @tables.response(200, schemas.EventsSchema)
+@documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def decide_joiner(body: dict[str, Any], table_id: str, seat: int) -> dict[str, Any]:
     """The creator accepts or rejects the seat that joined (Toto21)."""
     kind = "joiner_accepted" if body["accept"] else "joiner_rejected"
@@ -126,9 +180,10 @@ def decide_joiner(body: dict[str, Any], table_id: str, seat: int) -> dict[str, A
     )
 
 
-@tables.route("/tables/<table_id>/actions", methods=["POST"])
+@tables.route("/tables/<table_id>/actions", methods=["POST"], parameters=[schemas.TABLE_ID])
 @tables.arguments(schemas.ActionSchema)
 @tables.response(200, schemas.EventsSchema)
+@documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def table_action(body: dict[str, Any], table_id: str) -> dict[str, Any]:
     """A seat's action outside a round (Kvitlach: leave the table; banker exit)."""
     return service().command(
@@ -136,19 +191,22 @@ def table_action(body: dict[str, Any], table_id: str) -> dict[str, Any]:
     )
 
 
-@tables.route("/tables/<table_id>/rounds", methods=["POST"])
+@tables.route("/tables/<table_id>/rounds", methods=["POST"], parameters=[schemas.TABLE_ID])
 @tables.response(201, schemas.RoundOpenedSchema)
+@tables.doc(responses={201: {"links": schemas.ROUND_LINKS}})
+@documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def open_round(table_id: str) -> dict[str, Any]:
     """Open the next round: the server commits to a fresh seed and logs the commitment."""
     return service().open_round(table_id, _token(), _idempotency(table_id))
 
 
-@tables.route("/rounds/<round_id>/seeds", methods=["POST"])
+@tables.route("/rounds/<round_id>/seeds", methods=["POST"], parameters=[schemas.ROUND_ID])
 @tables.arguments(schemas.SeedSchema)
 @tables.response(200, schemas.EventsSchema)
+@documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def add_seed(body: dict[str, Any], round_id: str) -> dict[str, Any]:
     """Contribute the seat's client seed; the last one seals the round and deals."""
-    table_id = _table_of(round_id)
+    table_id = ids.table_of(round_id)  # the command's transaction checks it is current
     return service().command(
         table_id,
         _token(),
@@ -159,12 +217,13 @@ def add_seed(body: dict[str, Any], round_id: str) -> dict[str, Any]:
     )
 
 
-@tables.route("/rounds/<round_id>/actions", methods=["POST"])
+@tables.route("/rounds/<round_id>/actions", methods=["POST"], parameters=[schemas.ROUND_ID])
 @tables.arguments(schemas.ActionSchema)
 @tables.response(200, schemas.EventsSchema)
+@documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def round_action(body: dict[str, Any], round_id: str) -> dict[str, Any]:
     """A seat's action in the round (hit, stand, blind, bet, open_card, elvaroon, …)."""
-    table_id = _table_of(round_id)
+    table_id = ids.table_of(round_id)  # the command's transaction checks it is current
     return service().command(
         table_id,
         _token(),
@@ -175,22 +234,25 @@ def round_action(body: dict[str, Any], round_id: str) -> dict[str, Any]:
     )
 
 
-@tables.route("/rounds/<round_id>", methods=["GET"])
+@tables.route("/rounds/<round_id>", methods=["GET"], parameters=[schemas.ROUND_ID])
 @tables.response(200, schemas.ViewSchema)
+@documented(tables, OPTIONAL_SEAT, 404)
 def get_round(round_id: str) -> dict[str, Any]:
     """The round as the caller may see it: a seat's own hidden cards with their salts."""
     return service().round_view(round_id, _token(required=False))
 
 
-@tables.route("/rounds/<round_id>/events", methods=["GET"])
+@tables.route("/rounds/<round_id>/events", methods=["GET"], parameters=[schemas.ROUND_ID])
 @tables.response(200, schemas.EventListSchema)
+@documented(tables, PUBLIC, 404)
 def get_round_events(round_id: str) -> dict[str, Any]:
     """The round's public signed events."""
     return {"events": service().published.round_events(round_id)}
 
 
-@tables.route("/rounds/<round_id>/bundle", methods=["GET"])
-@tables.response(200)
+@tables.route("/rounds/<round_id>/bundle", methods=["GET"], parameters=[schemas.ROUND_ID])
+@tables.response(200, schemas.BundleSchema)
+@documented(tables, PUBLIC, 404, 409)
 def get_bundle(round_id: str) -> dict[str, Any]:
     """After the reveal: everything needed to verify the round offline."""
     return service().published.bundle(round_id)
@@ -201,6 +263,7 @@ def get_bundle(round_id: str) -> dict[str, Any]:
 
 @logs.route("/log/checkpoint", methods=["GET"])
 @logs.response(200, schemas.CheckpointSchema)
+@documented(logs, PUBLIC)
 def get_checkpoint() -> dict[str, Any]:
     """The latest signed checkpoint (a C2SP signed note)."""
     return service().published.checkpoint()
@@ -209,9 +272,14 @@ def get_checkpoint() -> dict[str, Any]:
 @logs.route("/log/inclusion", methods=["GET"])
 @logs.arguments(schemas.InclusionQuerySchema, location="query")
 @logs.response(200, schemas.InclusionSchema)
+@documented(logs, PUBLIC, 404, 409, 422)
 def get_inclusion(query: dict[str, Any]) -> dict[str, Any]:
-    """An RFC 9162 inclusion proof of a head (a finished round's, or a table's at rest) in a
-    tree size."""
+    """An RFC 9162 inclusion proof of a head in a tree size.
+
+    The head is a finished round's (``round``) or a table's at rest (``table`` and ``seq``):
+    exactly one of the two, else 422.
+    """
+    _check_ids(query)
     return service().published.inclusion(
         query["round"], query["table"], query["seq"], query["size"]
     )
@@ -220,13 +288,18 @@ def get_inclusion(query: dict[str, Any]) -> dict[str, Any]:
 @logs.route("/log/consistency", methods=["GET"])
 @logs.arguments(schemas.ConsistencyQuerySchema, location="query")
 @logs.response(200, schemas.ConsistencySchema)
+@documented(logs, PUBLIC, 409, 422)
 def get_consistency(query: dict[str, Any]) -> dict[str, Any]:
-    """An RFC 9162 consistency proof between two tree sizes."""
+    """An RFC 9162 consistency proof between two tree sizes.
+
+    ``from`` must not exceed ``to`` (else 422), and ``to`` the tree's size (else 409).
+    """
     return service().published.consistency(query["first"], query["second"])
 
 
 @logs.route("/keys", methods=["GET"])
 @logs.response(200, schemas.KeysSchema)
+@documented(logs, PUBLIC, database=False)
 def get_keys() -> dict[str, Any]:
     """Every signing key by id (old keys stay listed), and the log's verifier key."""
     return service().published.key_list()
@@ -234,20 +307,39 @@ def get_keys() -> dict[str, Any]:
 
 @logs.route("/export", methods=["GET"])
 @logs.arguments(schemas.ExportQuerySchema, location="query")
-@logs.response(200)
+@logs.response(200, schemas.EXPORT_LINES, content_type="application/jsonl")
+@documented(logs, OPERATOR, 404, 422)
 def export(query: dict[str, Any]) -> Response:
-    """(Operator) A streamed JSONL export of every leaf's bundle: finished rounds' heads and
-    tables' heads at rest, in log order."""
+    """(Operator) A streamed JSON Lines export of every leaf's bundle, in log order.
+
+    One bundle a line: finished rounds' heads and tables' heads at rest. A database lost
+    after the first page cuts the stream short (its chunked body is never terminated).
+    """
     _require_operator()
-    bundles = service().published.export(query["since"], query["until"], query["table"])
+    _check_ids(query)  # here, not in the stream: once it starts, its status is sent
+    bundles = _first_read(
+        service().published.export(query["since"], query["until"], query["table"])
+    )
     lines: Iterator[str] = (json.dumps(b, separators=(",", ":")) + "\n" for b in bundles)
     return Response(stream_with_context(lines), mimetype="application/jsonl")
 
 
 @health.route("/healthz", methods=["GET"])
-@health.response(200)
+@health.response(200, schemas.HealthSchema)
+@documented(health, PUBLIC, database=False)
 def healthz() -> dict[str, Any]:
+    """Liveness: the process answers (it reads nothing)."""
     return {"status": "ok"}
+
+
+@health.route("/readyz", methods=["GET"])
+@health.response(200, schemas.ReadinessSchema)
+@documented(health, PUBLIC)
+def readyz() -> dict[str, Any]:
+    """Readiness: the database answers a read and the signing key signs.
+
+    Otherwise 503 ``not_ready`` with Retry-After, naming the check that failed."""
+    return readiness(service())
 
 
 # Request helpers
@@ -264,9 +356,13 @@ def _token(required: bool = True) -> str | None:
 
 
 def _require_operator() -> None:
-    token = _token()
+    token = _token(required=False)
+    if token is None:
+        raise UnauthorizedError("this needs the operator token: Authorization: Bearer <token>")
     expected = service().config.operator_token
-    if not same_secret(token or "", expected):
+    if not expected:
+        raise OperatorOnlyError("closed: the service runs without FAIRDEAL_OPERATOR_TOKEN")
+    if not same_secret(token, expected):
         raise OperatorOnlyError("this needs the operator token")
 
 
@@ -276,15 +372,23 @@ def _idempotency(table_id: str) -> Idempotency | None:
         return None
     if not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY or not key.isascii() or not key.isprintable():
         raise InvalidInputError(f"Idempotency-Key must be 1..{MAX_IDEMPOTENCY_KEY} printable ASCII")
-    # Keys are kept per table; the caller's token is part of the request, so another
-    # seat reusing a key is refused rather than answered with this seat's receipt.
+    # Keys are each caller's own, so another seat may use the same key. The caller stays
+    # part of the request's hash, as in the keys kept when they were per table.
     digest = hashlib.sha256()
     caller = token_hash(_token(required=False) or "")
     for part in (request.method, request.path, table_id):
         digest.update(part.encode() + b"\x00")
     digest.update(caller)
     digest.update(request.get_data(cache=True))
-    return Idempotency(key, digest.digest())
+    return Idempotency(key, caller, digest.digest())
+
+
+def _first_read(items: Iterator[T]) -> Iterator[T]:
+    """``items`` with the first one taken now, before the response starts: a failure to read
+    the first page is still an error answer. A later one can only cut the stream short (its
+    chunked body is never terminated), so a partial export is not taken for a whole one."""
+    first = list(itertools.islice(items, 1))
+    return itertools.chain(first, items)
 
 
 def _no_idempotency_key() -> None:
@@ -296,12 +400,26 @@ def _no_idempotency_key() -> None:
         )
 
 
-def _table_of(round_id: str) -> str:
-    """A round id is "<table id>.<number>"; the command's transaction checks it is current."""
-    table_id, dot, number = round_id.rpartition(".")
-    if not dot or not table_id or not number.isdecimal():
-        raise NotFoundError(f"no round {round_id!r}")
-    return table_id
+# The ids in paths and queries: "table_id" and "table" name tables, "round_id" and "round" rounds.
+_ID_SHAPES = {
+    "table_id": ("table", ids.TABLE_ID),
+    "table": ("table", ids.TABLE_ID),
+    "round_id": ("round", ids.ROUND_ID),
+    "round": ("round", ids.ROUND_ID),
+}
+
+
+def _check_path_ids() -> None:
+    _check_ids(request.view_args or {})
+
+
+def _check_ids(values: Mapping[str, Any]) -> None:
+    """An id of a shape the service never makes (a NUL byte, a stray character) names
+    nothing: 404, alike on every backend, before a database sees it."""
+    for name, (kind, shape) in _ID_SHAPES.items():
+        value = values.get(name)
+        if isinstance(value, str) and not shape.fullmatch(value):
+            raise NotFoundError(f"no {kind} {value!r}")
 
 
 def _check_json_body() -> None:
@@ -350,12 +468,21 @@ def _depth(value: Any) -> int:
 
 def _install_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiError)
-    def api_error(error: ApiError) -> tuple[dict[str, Any], int]:
-        return error.body(), error.status
+    def api_error(error: ApiError) -> tuple[dict[str, Any], int, dict[str, str]]:
+        return error.body(), error.status, error.headers()
+
+    @app.errorhandler(StorageUnavailableError)
+    def database_unavailable(
+        error: StorageUnavailableError,
+    ) -> tuple[dict[str, Any], int, dict[str, str]]:
+        log.warning("%s %s: the database is unavailable: %s", request.method, request.path, error)
+        return api_error(from_unavailable(error))
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> tuple[dict[str, Any], int]:
-        return _from_http(error).body(), error.code or 500
+    def http_error(error: HTTPException) -> tuple[dict[str, Any], int, dict[str, str]]:
+        # The exception's own headers (a 405's Allow), not the Content-Type of its HTML page.
+        headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
+        return _from_http(error).body(), error.code or 500, headers
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> tuple[dict[str, Any], int]:
@@ -378,15 +505,31 @@ def _from_http(error: HTTPException) -> ApiError:
     return generic
 
 
-def _start_sweeper(svc: Service, interval_s: int) -> None:
-    """Apply passed deadlines in the background, so a silent table still moves on."""
-    stop = threading.Event()
+class _Sweeper:
+    """Applies passed deadlines in the background, so a silent table still moves on."""
 
-    def loop() -> None:
-        while not stop.wait(interval_s):
-            try:
-                svc.sweep()
-            except Exception:  # the sweeper must outlive one bad table
-                log.exception("sweep failed")
+    def __init__(self, svc: Service, interval_s: int, on_failure: Callable[[], None]) -> None:
+        self._service, self._interval_s, self._on_failure = svc, interval_s, on_failure
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="fairdeal-sweeper", daemon=True)
+        self._thread.start()
 
-    threading.Thread(target=loop, name="fairdeal-sweeper", daemon=True).start()
+    def stop(self) -> None:
+        self._stopping.set()
+        self._thread.join()
+
+    def _loop(self) -> None:
+        while not self._stopping.wait(self._interval_s):
+            _sweep_once(self._service, self._on_failure)
+
+
+def _sweep_once(svc: Service, on_failure: Callable[[], None] = lambda: None) -> None:
+    """One pass of the sweeper, which outlives a bad table and the database going away."""
+    try:
+        svc.sweep()
+    except StorageUnavailableError as e:  # one line: not a bug, and it will pass
+        on_failure()
+        log.warning("sweep skipped: the database is unavailable: %s", e)
+    except Exception:
+        on_failure()
+        log.exception("sweep failed")

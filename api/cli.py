@@ -1,10 +1,14 @@
 """The ``fairdeal`` command: check a shuffle by hand (and, with the server extra, run the service).
 
-Every usage error is one line on stderr and exit status 2.
+Every usage error is one line on stderr and exit status 2; ``fairdeal`` alone prints the
+command list and exits 2. Without the server extra, ``serve`` and ``demo`` are still listed,
+and say how to get them. Output to a pipe closed early (``| head -1``) ends quietly.
 """
 
 import argparse
+import importlib.metadata
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -14,11 +18,20 @@ from fairdeal.errors import FairdealError
 from fairdeal.games.dealing import round_deck
 
 USAGE_ERROR = 2
+SERVER_EXTRA = "pip install 'fairdeal[server]'"
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
+
+
+def version() -> str:
+    """The installed distribution's version."""
+    try:
+        return importlib.metadata.version("fairdeal")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def _seed_hex(text: str) -> bytes:
@@ -31,36 +44,80 @@ def _seed_hex(text: str) -> bytes:
     return seed
 
 
+def _round_id(text: str) -> str:
+    if not text:
+        raise argparse.ArgumentTypeError("must not be empty")
+    return text
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="fairdeal", description="fairdeal: provably fair Toto21 and Kvitlach.")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    commands = parser.add_subparsers(
+        dest="command", title="commands", metavar="COMMAND", parser_class=_Parser
+    )
     deck = commands.add_parser(
         "deck",
         help="derive a round's commitment, shuffle key and deck order",
         description="Print, as JSON, what a round's seeds fix: the server seed's commitment, "
         "the shuffle key and the deck order as card codes (position 0 is dealt first).",
     )
-    deck.add_argument("--game", required=True, choices=("toto21", "kvitlach"))
-    deck.add_argument("--decks", type=int, choices=(1, 2), default=1, help="Kvitlach only")
-    deck.add_argument("--round-id", required=True, help="the round id as logged")
-    deck.add_argument("--server-seed", required=True, type=_seed_hex, help="64 hex digits")
+    deck.add_argument(
+        "--game", required=True, choices=("toto21", "kvitlach"), help="the table's game; required"
+    )
+    deck.add_argument(
+        "--decks", type=int, choices=(1, 2), default=1, help="Kvitlach only: 1 or 2 (default: 1)"
+    )
+    deck.add_argument(
+        "--round-id", required=True, type=_round_id, help="the round id as logged; required"
+    )
+    deck.add_argument(
+        "--server-seed",
+        required=True,
+        type=_seed_hex,
+        help="round_revealed's server seed, 64 hex digits; required",
+    )
     deck.add_argument(
         "--client-seed",
         action="append",
         default=[],
-        help="a seat's client seed, repeated in seat order ('' for a seat that timed out)",
+        help="a seat's client seed, repeated in seat order ('' for a seat that timed out; "
+        "default: none)",
     )
-    deck.add_argument("--salts", action="store_true", help="also print each card's salt")
+    deck.add_argument(
+        "--salts", action="store_true", help="also print each card's salt (default: off)"
+    )
     _add_server_commands(commands)
     return parser
 
 
 def _add_server_commands(commands: Any) -> None:
     try:
-        from api.service_cli import add_commands  # needs the server extra
+        from fairdeal.api.service_cli import add_commands  # needs the server extra
     except ImportError:
+        _add_missing_server_commands(commands)
         return
     add_commands(commands)
+
+
+def _add_missing_server_commands(commands: Any) -> None:
+    """``serve`` and ``demo`` without the server extra: listed, and saying how to get them."""
+    for name, what in (
+        ("serve", "run the dealing service"),
+        ("demo", "play a Toto21 match and a Kvitlach table with bots, then verify them"),
+    ):
+        needs = f"needs the server extra: {SERVER_EXTRA}"
+        command = commands.add_parser(
+            name, help=f"{what} ({needs})", description=f"{what[0].upper()}{what[1:]}; {needs}."
+        )
+        command.set_defaults(run=_needs_server, needs_server=True)
+
+
+def _needs_server(args: argparse.Namespace) -> int:
+    print(
+        f"fairdeal: error: {args.command} needs the server extra: {SERVER_EXTRA}", file=sys.stderr
+    )
+    return USAGE_ERROR
 
 
 def deck_report(args: argparse.Namespace) -> dict[str, Any]:
@@ -82,9 +139,20 @@ def deck_report(args: argparse.Namespace) -> dict[str, Any]:
     return report
 
 
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """The arguments; a command missing from the install takes any (it only says so)."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown and not getattr(args, "needs_server", False):
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        parser.exit(USAGE_ERROR, "\nfairdeal: error: name a command (fairdeal COMMAND --help)\n")
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     if args.command != "deck":
         result: int = args.run(args)
         return result
@@ -92,8 +160,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = deck_report(args)
     except FairdealError as e:
         parser.exit(USAGE_ERROR, f"fairdeal: error: {e}\n")
-    print(json.dumps(report, indent=2))
-    return 0
+    return print_quietly(json.dumps(report, indent=2), 0)
+
+
+def print_quietly(text: str, status: int) -> int:
+    """Print ``text`` and return ``status``; the same, silently, when the reader closed the
+    pipe (``| head -1``): what it did not read was not asked for. As Python's documentation
+    recommends, stdout then goes to devnull, so that the flush at exit raises nothing."""
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return status
 
 
 if __name__ == "__main__":

@@ -5,31 +5,107 @@ hash chain as this client has followed it (events it did not see are fetched and
 checked too; an event sent again must be the one checked at its seq), each reply must
 record the request it answers, and every private card the server shows this seat is
 checked against the commitment signed when it was dealt. Any disagreement raises a
-ReceiptError at once.
-Uses only the standard library, ``cryptography`` and the pure core.
+ReceiptError at once. A finished round's bundle is verified in-process by the offline
+verifier (``FairdealClient.verify_round``).
+
+Requests share one kept-alive HTTP connection, opened again when the server drops it or
+asks to close it (werkzeug's server, which ``fairdeal serve`` runs, closes every connection
+after its answer; a reverse proxy in front of the service, or gunicorn's threaded workers,
+keep it). Creating and joining a table go on a new connection of their own.
+Every POST that changes a table after its seats are taken (a decision, a round opened, a
+seed, an action) carries an ``Idempotency-Key`` made here, so it is sent again, with the
+same key, when the connection fails or the server answers 503 ``database_unavailable``:
+the server applies it once and answers every copy alike. Creating and joining a table
+carry no key (the server refuses one) and are never sent twice.
+
+Uses only the standard library, ``cryptography``, the pure core and the verifier.
 """
 
 import hmac
+import http.client
 import json
 import secrets
-import urllib.error
-import urllib.request
-from collections.abc import Iterator, Mapping
+import threading
+import time
+import urllib.parse
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from fairdeal import randomness
 from fairdeal.errors import FairdealError, HashMismatchError, SignatureError
 from fairdeal.events import SERVER, ChainHead, SignedEvent, seat_actor
 from fairdeal.keys import KeySet, load_public_key
+from fairdeal.verifier import Report, Trust, load_trust, verify_bundle
+
+__all__ = [
+    "BundleInvalidError",
+    "CardCommitmentError",
+    "ClientError",
+    "EventsReply",
+    "FairdealClient",
+    "ReceiptChainError",
+    "ReceiptError",
+    "ReceiptMismatchError",
+    "ReceiptSignatureError",
+    "Retries",
+    "RoundOpenedReply",
+    "SeatClient",
+    "SeatReply",
+    "ServerRefusedError",
+    "TableLog",
+    "TableView",
+    "new_idempotency_key",
+]
+
+# Replies, as the service sends them (the OpenAPI document at /openapi.json has them all)
+
+
+class EventsReply(TypedDict):
+    """The answer to a command: the signed events it logged, the receipts (already checked)."""
+
+    events: list[dict[str, Any]]
+
+
+class SeatReply(EventsReply):
+    """The answer to creating or joining a table: the seat and its bearer token (shown once)."""
+
+    table_id: str
+    seat: int
+    token: str
+
+
+class RoundOpenedReply(EventsReply):
+    """The answer to opening a round: its id and the server seed's commitment."""
+
+    round_id: str
+    commitment: str
+
+
+class TableView(TypedDict):
+    """A table as one seat sees it: ``view`` is the game's view (SPEC 11.7 for Toto21, 12 for
+    Kvitlach), with this seat's own cards and their salts; ``legal_actions`` what it may send
+    now; ``head`` the table's last logged event as ``{"seq", "hash"}``."""
+
+    table_id: str
+    game: str
+    seat: int | None
+    current_round: str | None
+    head: dict[str, Any]
+    legal_actions: list[str]
+    view: dict[str, Any]
+
+
+# Errors
 
 
 class ClientError(FairdealError):
-    """The client could not complete a request."""
+    """The client could not complete a request (the connection failed, past every retry)."""
 
 
 class ServerRefusedError(ClientError):
-    """The server answered with an error body."""
+    """The server answered with an error body: its HTTP ``status``, stable ``code``,
+    ``message`` and ``details``."""
 
     def __init__(self, status: int, code: str, message: str, details: Any = None) -> None:
         super().__init__(f"{status} {code}: {message}")
@@ -56,6 +132,43 @@ class ReceiptMismatchError(ReceiptError):
     """A reply whose receipt does not record the request it answers."""
 
 
+class BundleInvalidError(ReceiptError):
+    """A round's bundle the offline verifier did not find valid; ``report`` has its findings."""
+
+    def __init__(self, round_id: str, report: Report) -> None:
+        lines = "; ".join(f.line() for f in report.findings[:5])
+        super().__init__(f"round {round_id}: {report.verdict.upper()}: {lines}")
+        self.round_id, self.report = round_id, report
+
+
+# Retries
+
+
+@dataclass(frozen=True)
+class Retries:
+    """When a request that is safe to send again is sent again.
+
+    A GET, or a POST carrying an Idempotency-Key, is sent up to ``attempts`` times in all
+    when the connection fails (refused, dropped, timed out) or the server answers 503
+    ``database_unavailable``; a POST without a key (creating or joining a table) only on a
+    503 that says nothing was stored (``outcome`` ``rolled_back``). Between two tries the
+    client waits the 503's ``Retry-After`` (else ``backoff_s`` doubled each time), never more
+    than ``max_wait_s``. ``sleep`` is the wait, to be replaced in tests.
+    """
+
+    attempts: int = 4
+    backoff_s: float = 0.2
+    max_wait_s: float = 5.0
+    sleep: Callable[[float], None] = time.sleep
+
+    def wait(self, attempt: int, retry_after: str | None) -> None:
+        """Wait before try number ``attempt + 1`` (``attempt`` counts from 1)."""
+        seconds = self.backoff_s * 2 ** (attempt - 1)
+        if retry_after is not None and retry_after.strip().isdigit():
+            seconds = float(retry_after.strip())
+        self.sleep(min(seconds, self.max_wait_s))
+
+
 @dataclass
 class TableLog:
     """One table's chain as this client has checked it, and its card commitments."""
@@ -66,18 +179,45 @@ class TableLog:
 
 
 class FairdealClient:
-    def __init__(self, base_url: str, keys: KeySet | None = None, timeout: float = 10.0) -> None:
-        if not base_url.startswith(("http://", "https://")):
+    """A connection to one fairdeal service, and the chains it has checked.
+
+    ``keys`` pins the service's signing keys; without them the keys ``/v1/keys`` lists now
+    are pinned (trust on first use, in ``fetch_keys``) and every later receipt and bundle
+    must verify under those. ``timeout`` bounds each read and connect, in seconds;
+    ``retries`` says when a safe request is sent again. Seats come from ``create_table``
+    and ``join``; several seats may share one client, and so one connection. Requests from
+    several threads take turns on the connection, but the chains a client follows are not
+    locked: give each thread that sends commands a client of its own.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        keys: KeySet | None = None,
+        timeout: float = 10.0,
+        retries: Retries | None = None,
+    ) -> None:
+        parts = urllib.parse.urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ClientError("the service URL must start with http:// or https://")
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
-        self.keys = keys if keys is not None else self.fetch_keys()
+        self.retries = retries or Retries()
+        self._prefix = parts.path.rstrip("/")
+        self._connection = _connection(parts, timeout)
+        self._lock = threading.Lock()
         self.tables: dict[str, TableLog] = {}
+        self.keys = keys if keys is not None else self.fetch_keys()
 
     def fetch_keys(self) -> KeySet:
         """Trust on first use: pin the keys the server lists now."""
         listed = self.request("GET", "/v1/keys")["keys"]
         return KeySet(load_public_key(k["public_key_pem"].encode()) for k in listed)
+
+    def close(self) -> None:
+        """Close the connection (the next request opens a new one)."""
+        with self._lock:
+            self._connection.close()
 
     # Tables and seats
 
@@ -87,19 +227,68 @@ class FairdealClient:
         options: Mapping[str, Any] | None = None,
         join: Mapping[str, Any] | None = None,
     ) -> "SeatClient":
+        """Create a table of ``game`` ("toto21" or "kvitlach") and take its seat 0.
+
+        ``options`` are the game's (SPEC 11.1, 12.1); ``join`` the seat's (a Kvitlach
+        ``buy_in``). The server refuses an idempotency key here, so this is sent again only
+        after a 503 that stored nothing; a ClientError for a lost connection means the table
+        may exist without its token.
+        """
         body = {"game": game, "options": dict(options or {}), "join": dict(join or {})}
-        reply = self.request("POST", "/v1/tables", body)
+        reply: SeatReply = self.request("POST", "/v1/tables", body)
         return self._seat(reply)
 
     def join(self, table_id: str, join: Mapping[str, Any] | None = None) -> "SeatClient":
-        reply = self.request("POST", f"/v1/tables/{table_id}/seats", {"join": dict(join or {})})
+        """Take the lowest free seat of a table (a Toto21 joiner waits for the creator's
+        decision). Sent again only as ``create_table`` is."""
+        reply: SeatReply = self.request(
+            "POST", f"/v1/tables/{table_id}/seats", {"join": dict(join or {})}
+        )
         return self._seat(reply)
 
-    def _seat(self, reply: Mapping[str, Any]) -> "SeatClient":
+    def _seat(self, reply: SeatReply) -> "SeatClient":
         signed = self.check_receipts(reply["table_id"], reply["events"])
         joined = [s for s in signed if s.event.type == "seat_joined"]
         _expect(joined, "seat_joined", seat_actor(reply["seat"]))
         return SeatClient(self, reply["table_id"], reply["seat"], reply["token"])
+
+    # Bundles
+
+    def bundle(self, round_id: str) -> dict[str, Any]:
+        """A finished round's bundle, as the service sends it (JSON, not yet verified).
+
+        Before the round's reveal: ServerRefusedError 409 ``round_not_finished``.
+        """
+        bundle: dict[str, Any] = self.request("GET", f"/v1/rounds/{round_id}/bundle")
+        return bundle
+
+    def verify_round(self, round_id: str, keys: Sequence[str] | None = None) -> Report:
+        """Fetch a finished round's bundle and verify it here, as ``fairdeal-verify`` does:
+        every SPEC 7 step, the round's inclusion in the log's signed checkpoint among them.
+
+        ``keys`` are the keys to trust, as ``fairdeal-verify --key`` takes them (C2SP verifier
+        key strings, or PEM files' paths); without them, the keys this client pinned (given
+        to it, or listed by the server at its first contact). Keys that come inside the
+        bundle are never trusted. Returns the VALID report; raises BundleInvalidError (its
+        ``report`` lists the findings) for anything else.
+        """
+        return self.verify_bundle(round_id, self.bundle(round_id), keys)
+
+    def verify_bundle(
+        self, round_id: str, bundle: Any, keys: Sequence[str] | None = None
+    ) -> Report:
+        """Verify an already fetched ``bundle`` of ``round_id``, as ``verify_round`` does."""
+        trust = load_trust(keys) if keys is not None else self.trust()
+        report = verify_bundle(bundle, trust)
+        if report.verdict != "valid" or _round_of(bundle) != round_id:
+            raise BundleInvalidError(round_id, report)
+        return report
+
+    def trust(self) -> Trust:
+        """The keys this client pinned, as the verifier takes them (a checkpoint of any log
+        name, signed by a pinned key)."""
+        public_keys = tuple(self.keys.public_key(kid) for kid in self.keys.ids())
+        return Trust(public_keys, (None,) * len(public_keys))
 
     # Checking
 
@@ -118,10 +307,12 @@ class FairdealClient:
     def sync(self, table_id: str) -> TableLog:
         """Fetch the table's events this client has not checked yet, and check them."""
         log = self.tables.get(table_id)
-        since = 0 if log is None else log.head.next_seq
-        reply = self.request("GET", f"/v1/tables/{table_id}/events?from_seq={since}")
-        for raw in reply["events"]:
-            log = self._follow(table_id, log, self._parse(raw))
+        since: int | None = 0 if log is None else log.head.next_seq
+        while since is not None:  # the chain comes a page at a time
+            reply = self.request("GET", f"/v1/tables/{table_id}/events?from_seq={since}")
+            for raw in reply["events"]:
+                log = self._follow(table_id, log, self._parse(raw))
+            since = reply["next_from_seq"]
         if log is None:
             raise ReceiptChainError(f"table {table_id} has no events")
         return log
@@ -181,25 +372,66 @@ class FairdealClient:
     def request(
         self, method: str, path: str, body: Any = None, headers: Mapping[str, str] | None = None
     ) -> Any:
+        """Send one request on the kept-alive connection; its JSON answer, parsed.
+
+        A GET, or a POST with an ``Idempotency-Key`` header, is sent again as ``retries``
+        says; another POST only after a 503 that stored nothing. An error answer raises
+        ServerRefusedError; a connection that failed (every try), ClientError.
+        """
         data = None if body is None else json.dumps(body).encode()
-        # The scheme was checked to be http(s) in __init__.
-        request = urllib.request.Request(self.base_url + path, data=data, method=method)  # noqa: S310
-        request.add_header("Accept", "application/json")
+        sent = {"Accept": "application/json", **(headers or {})}
         if data is not None:
-            request.add_header("Content-Type", "application/json")
-        for name, value in (headers or {}).items():
-            request.add_header(name, value)
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
-                return json.loads(response.read())
-        except urllib.error.HTTPError as e:
-            raise _refusal(e) from None
-        except (urllib.error.URLError, OSError, ValueError) as e:
-            raise ClientError(f"{method} {path}: {e}") from e
+            sent["Content-Type"] = "application/json"
+        safe = method == "GET" or "Idempotency-Key" in sent
+        attempts = self.retries.attempts
+        for attempt in range(1, attempts + 1):
+            try:
+                status, retry_after, raw = self._exchange(method, path, data, sent, fresh=not safe)
+            except (OSError, http.client.HTTPException) as e:
+                if not safe:
+                    raise ClientError(
+                        f"{method} {path}: the connection failed ({e!r}): the request may or "
+                        "may not have been applied, and is not sent again"
+                    ) from e
+                if attempt == attempts:
+                    raise ClientError(f"{method} {path}: {e!r}, {attempts} times") from e
+                self.retries.wait(attempt, None)
+                continue
+            if attempt < attempts and _may_resend(status, raw, safe):
+                self.retries.wait(attempt, retry_after)
+                continue
+            return _answer(method, path, status, raw)
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _exchange(
+        self, method: str, path: str, data: bytes | None, headers: Mapping[str, str], fresh: bool
+    ) -> tuple[int, str | None, bytes]:
+        """One request and its whole answer; the connection is closed if anything fails, so
+        the next request opens a new one. A ``fresh`` request (one that is never sent twice)
+        goes on a new connection, which the server cannot have closed while it sat idle."""
+        with self._lock:
+            if fresh:
+                self._connection.close()
+            try:
+                self._connection.request(method, self._prefix + path, data, dict(headers))
+                response = self._connection.getresponse()
+                raw = response.read()
+            except BaseException:
+                self._connection.close()
+                raise
+            if response.will_close:
+                self._connection.close()
+            return response.status, response.getheader("Retry-After"), raw
 
 
 class SeatClient:
-    """One seat at one table: its token, and the actions it can send."""
+    """One seat at one table: its token, and the commands it can send.
+
+    Every command's reply is checked before it is returned (``FairdealClient.check_receipts``)
+    and its first receipt must record the command. Every command carries an
+    ``Idempotency-Key``: a fresh random one unless given (give your own to resend a command
+    across restarts of your program), so a retried command is applied once.
+    """
 
     def __init__(self, client: FairdealClient, table_id: str, seat: int, token: str) -> None:
         self.client, self.table_id, self.seat, self.token = client, table_id, seat, token
@@ -213,9 +445,10 @@ class SeatClient:
         idempotency_key: str | None = None,
     ) -> Any:
         """POST, check the receipts, and check the first one records this seat's ``kind``."""
-        headers = {"Authorization": f"Bearer {self.token}"}
-        if idempotency_key:
-            headers["Idempotency-Key"] = idempotency_key
+        headers = {
+            "Authorization": f"Bearer {self.token}",
+            "Idempotency-Key": idempotency_key or new_idempotency_key(),
+        }
         reply = self.client.request("POST", path, body, headers)
         signed = self.client.check_receipts(self.table_id, reply["events"])
         actor = SERVER if kind == "round_opened" else seat_actor(self.seat)
@@ -223,40 +456,103 @@ class SeatClient:
         return reply
 
     def open_round(self, idempotency_key: str | None = None) -> str:
+        """Open the table's next round; its id. The server's seed commitment in the reply
+        must be the one logged."""
         path = f"/v1/tables/{self.table_id}/rounds"
-        reply = self._send(path, {}, "round_opened", idempotency_key=idempotency_key)
+        reply: RoundOpenedReply = self._send(
+            path, {}, "round_opened", idempotency_key=idempotency_key
+        )
         round_id = str(reply["round_id"])
         opened = SignedEvent.from_json(reply["events"][0]).event  # checked by _send
         if opened.round != round_id or opened.data.get("commitment") != reply["commitment"]:
             raise ReceiptMismatchError("the round's id or commitment is not the one logged")
         return round_id
 
-    def seed(self, round_id: str, seed: str | None = None) -> Any:
-        """Contribute a client seed: a fresh random one unless given."""
+    def seed(
+        self, round_id: str, seed: str | None = None, idempotency_key: str | None = None
+    ) -> EventsReply:
+        """Contribute a client seed: a fresh random one unless given. The last seat's seals
+        the round and deals."""
         seed = seed if seed is not None else secrets.token_hex(16)
-        return self._send(f"/v1/rounds/{round_id}/seeds", {"seed": seed}, "client_seed", round_id)
+        path = f"/v1/rounds/{round_id}/seeds"
+        reply: EventsReply = self._send(
+            path, {"seed": seed}, "client_seed", round_id, idempotency_key
+        )
+        return reply
 
-    def act(self, round_id: str, kind: str, idempotency_key: str | None = None, **data: Any) -> Any:
+    def act(
+        self, round_id: str, kind: str, idempotency_key: str | None = None, **data: Any
+    ) -> EventsReply:
+        """A move in the round: ``kind`` is ``hit``, ``stand``, ``blind`` (Toto21), ``bet``,
+        ``open_card``, ... (Kvitlach), with its data as keyword arguments
+        (``act(r, "bet", amount=10)``)."""
         body = {"type": kind, "data": data}
         path = f"/v1/rounds/{round_id}/actions"
-        return self._send(path, body, kind, round_id, idempotency_key)
+        reply: EventsReply = self._send(path, body, kind, round_id, idempotency_key)
+        return reply
 
-    def table_act(self, kind: str, **data: Any) -> Any:
+    def table_act(self, kind: str, idempotency_key: str | None = None, **data: Any) -> EventsReply:
+        """An action outside a round (Kvitlach: ``seat_left``, the banker's exit)."""
         body = {"type": kind, "data": data}
-        return self._send(f"/v1/tables/{self.table_id}/actions", body, kind)
+        path = f"/v1/tables/{self.table_id}/actions"
+        reply: EventsReply = self._send(path, body, kind, idempotency_key=idempotency_key)
+        return reply
 
-    def decide(self, seat: int, accept: bool) -> Any:
+    def decide(self, seat: int, accept: bool, idempotency_key: str | None = None) -> EventsReply:
+        """The Toto21 creator accepts (the match starts) or rejects the joiner at ``seat``."""
         path = f"/v1/tables/{self.table_id}/seats/{seat}/decision"
         kind = "joiner_accepted" if accept else "joiner_rejected"
-        return self._send(path, {"accept": accept}, kind)
+        reply: EventsReply = self._send(
+            path, {"accept": accept}, kind, idempotency_key=idempotency_key
+        )
+        return reply
 
-    def view(self) -> Any:
+    def view(self) -> TableView:
         """The table as this seat sees it, with its private cards checked."""
-        reply = self.client.request(
+        reply: TableView = self.client.request(
             "GET", f"/v1/tables/{self.table_id}", headers={"Authorization": f"Bearer {self.token}"}
         )
         self.client.check_private_cards(self.table_id, reply["current_round"], reply["view"])
         return reply
+
+
+def new_idempotency_key() -> str:
+    """A fresh random Idempotency-Key (printable ASCII, well under the 128-character limit)."""
+    return "sdk-" + secrets.token_urlsafe(18)
+
+
+def _connection(parts: urllib.parse.SplitResult, timeout: float) -> http.client.HTTPConnection:
+    host = parts.hostname or ""
+    if parts.scheme == "https":
+        return http.client.HTTPSConnection(host, parts.port, timeout=timeout)
+    return http.client.HTTPConnection(host, parts.port, timeout=timeout)
+
+
+def _may_resend(status: int, raw: bytes, safe: bool) -> bool:
+    """A 503 ``database_unavailable`` may be sent again: a safe request always, any other
+    only when nothing was stored (``details.outcome`` ``rolled_back``)."""
+    if status != 503:
+        return False
+    try:
+        error = json.loads(raw)["error"]
+        outcome = (error.get("details") or {}).get("outcome")
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return False
+    return error.get("code") == "database_unavailable" and (safe or outcome == "rolled_back")
+
+
+def _answer(method: str, path: str, status: int, raw: bytes) -> Any:
+    """The parsed body of a 2xx; otherwise the ServerRefusedError its error body names."""
+    if not 200 <= status < 300:
+        raise _refusal(status, raw)
+    try:
+        return json.loads(raw)
+    except ValueError as e:
+        raise ClientError(f"{method} {path}: the answer is not JSON: {e}") from e
+
+
+def _round_of(bundle: Any) -> Any:
+    return bundle.get("round_id") if isinstance(bundle, dict) else None
 
 
 def _receipt_error(error: FairdealError, message: str) -> ReceiptError:
@@ -301,9 +597,10 @@ def _private_cards(value: Any) -> Iterator[dict[str, Any]]:
             yield from _private_cards(item)
 
 
-def _refusal(error: urllib.error.HTTPError) -> ServerRefusedError:
+def _refusal(status: int, raw: bytes) -> ServerRefusedError:
     try:
-        body = json.loads(error.read())["error"]
-        return ServerRefusedError(error.code, body["code"], body["message"], body.get("details"))
+        body = json.loads(raw)["error"]
+        return ServerRefusedError(status, body["code"], body["message"], body.get("details"))
     except (ValueError, KeyError, TypeError):
-        return ServerRefusedError(error.code, "unreadable_error", error.reason or "")
+        reason = http.client.responses.get(status, "")
+        return ServerRefusedError(status, "unreadable_error", reason)

@@ -1,7 +1,8 @@
 """The service's configuration: one object, read from the environment once, with hard limits."""
 
+import difflib
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -24,6 +25,9 @@ class Config:
     max_amount: int = 10**12  # the largest number any option, buy-in or bet may carry here
     sweep_interval_s: int = 1  # 0: no background sweeper (tests call sweep themselves)
     export_page: int = 200
+    log_format: str = "text"  # or "json": one object a line
+    rate_limit: str = "30/minute"  # creating or joining a table, per client address; "0" or "": off
+    metrics_token: str = ""  # empty: /metrics is public; else it needs Authorization: Bearer
 
     @property
     def sqlite_default(self) -> str:
@@ -54,6 +58,40 @@ class Config:
                 raise ConfigError(f"FAIRDEAL_{name.upper()} must be {low}..{high}")
         if not 1 <= self.max_amount <= 2**53 - 1:
             raise ConfigError("FAIRDEAL_MAX_AMOUNT must be 1..2**53-1")
+        if self.log_format not in LOG_FORMATS:
+            raise ConfigError(f"FAIRDEAL_LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}")
+
+
+LOG_FORMATS = ("text", "json")
+PREFIX = "FAIRDEAL_"
+# Read elsewhere, not by Config: the test suite's PostgreSQL server and its long runs.
+OTHER_KNOWN = frozenset({"FAIRDEAL_TEST_POSTGRES_URL", "FAIRDEAL_SLOW"})
+
+
+def known_variables() -> list[str]:
+    return [f"{PREFIX}{field.name.upper()}" for field in fields(Config)] + sorted(OTHER_KNOWN)
+
+
+def unknown_variables(env: Mapping[str, str] | None = None) -> Iterator[str]:
+    """One line for each FAIRDEAL_* variable no one reads (a typo is otherwise silently
+    ignored), naming the known one it is closest to."""
+    env = os.environ if env is None else env
+    known = known_variables()
+    for name in sorted(env):
+        if name.startswith(PREFIX) and name not in known:
+            yield _unknown_line(name, _closest(name, known))
+
+
+def _closest(name: str, known: list[str]) -> str | None:
+    """The known name most like ``name``, compared without the prefix they all share."""
+    suffixes = [k.removeprefix(PREFIX) for k in known]
+    close = difflib.get_close_matches(name.removeprefix(PREFIX), suffixes, n=1)
+    return PREFIX + close[0] if close else None
+
+
+def _unknown_line(name: str, close: str | None) -> str:
+    hint = f"; did you mean {close}?" if close else ""
+    return f"{name} is not a fairdeal setting and is ignored{hint}"
 
 
 def _parse(name: str, kind: object, raw: str) -> object:

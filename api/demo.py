@@ -19,12 +19,17 @@ from typing import Any
 
 from werkzeug.serving import make_server
 
-from api.app import create_app
-from api.client import FairdealClient, SeatClient, ServerRefusedError
-from api.config import Config
+from fairdeal.api.app import close_app, create_app
+from fairdeal.api.client import FairdealClient, SeatClient, ServerRefusedError
+from fairdeal.api.config import Config
 
 KVITLACH_ROUNDS = 8
 MAX_MOVES_PER_ROUND = 400
+
+
+class OutFolderError(ValueError):
+    """The output folder holds something already: an earlier run's bundles, signed by
+    another key, would lie beside this run's."""
 
 
 @dataclass
@@ -37,7 +42,7 @@ class Story:
 
 
 def run_demo(out: Path, say: Callable[[str], None] = print) -> int:
-    out.mkdir(parents=True, exist_ok=True)
+    _make_empty_folder(out)
     operator = secrets.token_urlsafe(16)
     with tempfile.TemporaryDirectory(prefix="fairdeal-demo-") as scratch:
         config = Config(
@@ -57,10 +62,19 @@ def run_demo(out: Path, say: Callable[[str], None] = print) -> int:
             write_outputs(client, operator, story, out)
         finally:
             http.shutdown()
-            app.extensions["fairdeal"].store.close()
+            close_app(app)
     say(f"\n{len(story.rounds)} rounds, {story.events} signed events, every receipt checked.")
     say(f"Bundles, export.jsonl and keys are in {out}/")
     return verify_outputs(out, say)
+
+
+def _make_empty_folder(out: Path) -> None:
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise OutFolderError(
+            f"{out} is not an empty folder: an earlier run's bundles, signed by another key, "
+            "would lie beside this run's; remove it or name a new folder"
+        )
+    out.mkdir(parents=True, exist_ok=True)
 
 
 def play_toto21(

@@ -5,7 +5,10 @@ Every error response has the same body: {"error": {"code", "message", "details"}
 
 from typing import Any
 
+from fairdeal.api.storage import CommitOutcomeUnknownError, StorageUnavailableError
 from fairdeal.errors import FairdealError, GameError
+
+RETRY_AFTER_S = 1  # what a 503 asks the client to wait before sending the request again
 
 
 class ApiError(Exception):
@@ -19,6 +22,9 @@ class ApiError(Exception):
 
     def body(self) -> dict[str, Any]:
         return {"error": {"code": self.code, "message": self.message, "details": self.details}}
+
+    def headers(self) -> dict[str, str]:
+        return {}
 
 
 class BadRequestError(ApiError):
@@ -77,6 +83,39 @@ class TooLargeError(ApiError):
     status, code = 413, "request_too_large"
 
 
+class DatabaseUnavailableError(ApiError):
+    """The database cannot do the work for now: the same request may succeed later."""
+
+    status, code = 503, "database_unavailable"
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(RETRY_AFTER_S)}
+
+
+class RateLimitedError(ApiError):
+    """Too many requests from one client for now: the same request may succeed later."""
+
+    status, code = 429, "rate_limited"
+
+    def __init__(
+        self, message: str, details: dict[str, Any] | None = None, retry_after_s: int = 1
+    ) -> None:
+        super().__init__(message, details)
+        self.retry_after_s = retry_after_s
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after_s)}
+
+
+class NotReadyError(ApiError):
+    """The service cannot serve yet (its database unreachable, its key not usable)."""
+
+    status, code = 503, "not_ready"
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(RETRY_AFTER_S)}
+
+
 # Game refusals: conflicts with the table's state are 409; amounts out of bounds are 422.
 _GAME_STATUS = {"invalid_options": 422, "over_limit": 422, "invalid_seed": 422}
 
@@ -86,6 +125,21 @@ def from_game(error: GameError) -> ApiError:
     api_error.status = _GAME_STATUS.get(error.code, 409)
     api_error.code = error.code
     return api_error
+
+
+def from_unavailable(error: StorageUnavailableError) -> DatabaseUnavailableError:
+    """A 503 that says whether the request may have been stored (the database was lost
+    during its COMMIT) or surely was not."""
+    if isinstance(error, CommitOutcomeUnknownError):
+        return DatabaseUnavailableError(
+            "the database was lost while storing this request, which may or may not have been "
+            "stored: send it again with the same Idempotency-Key to get its one answer",
+            {"outcome": "unknown"},
+        )
+    return DatabaseUnavailableError(
+        "the database is unavailable for now; nothing was stored: send the request again",
+        {"outcome": "rolled_back"},
+    )
 
 
 def from_core(error: FairdealError) -> ApiError:

@@ -2,7 +2,8 @@
 
 A configured key file is loaded (with its passphrase from the environment). Without
 one, a development key is made in the instance folder on first start and used again
-afterwards, and the service says loudly that it is a development key.
+afterwards, and the service says loudly that it is a development key. A key file that
+other users may read or write is refused.
 """
 
 import logging
@@ -12,7 +13,8 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from api.config import Config
+from fairdeal.api import private_files
+from fairdeal.api.config import Config, ConfigError
 from fairdeal.keys import KeySet, Signer, load_private_key, load_public_key, private_key_pem
 
 log = logging.getLogger("fairdeal")
@@ -38,14 +40,23 @@ class Keys:
 def load_keys(config: Config) -> Keys:
     retired = tuple(_retired_keys(config.retired_keys_dir))
     if config.key_file:
-        pem = Path(config.key_file).read_bytes()
+        pem = _read_private(Path(config.key_file), "FAIRDEAL_KEY_FILE")
         passphrase = config.key_passphrase.encode() or None
         return Keys(Signer(load_private_key(pem, passphrase)), retired, development=False)
     path = config.instance_path / DEV_KEY_NAME
     if not path.exists():
         _write_private(path, private_key_pem(Ed25519PrivateKey.generate()))
     log.warning(DEV_KEY_WARNING, path)
-    return Keys(Signer(load_private_key(path.read_bytes())), retired, development=True)
+    pem = _read_private(path, "the development key")
+    return Keys(Signer(load_private_key(pem)), retired, development=True)
+
+
+def _read_private(path: Path, name: str) -> bytes:
+    with path.open("rb") as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        if private_files.open_to_others(mode):
+            raise ConfigError(f"{name}: {private_files.too_open(path, mode)}")
+        return handle.read()
 
 
 def _retired_keys(folder: str) -> list[Ed25519PublicKey]:
@@ -60,9 +71,9 @@ def _write_private(path: Path, pem: bytes) -> None:
     The link fails if another starting process got there first; then its key is used,
     and no process ever reads a half-written file.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_files.make_folder(path.parent)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, private_files.FILE_MODE)
     with os.fdopen(fd, "wb") as handle:
         handle.write(pem)
         handle.flush()

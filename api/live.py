@@ -8,8 +8,8 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from api.errors import NotFoundError
-from api.storage import Transaction
+from fairdeal.api.errors import NotFoundError
+from fairdeal.api.storage import Reader
 from fairdeal.events import ChainHead, SignedEvent
 from fairdeal.games.base import Game
 from fairdeal.table import ROUND_REVEALED, TABLE_CREATED, Table
@@ -67,7 +67,7 @@ class LiveTables:
         with self._lock:
             return self._tables[table_id]
 
-    def load(self, txn: Transaction, table_id: str) -> Live:
+    def load(self, txn: Reader, table_id: str) -> Live:
         """The table from the cache, topped up with the events it has not seen."""
         with self._lock:
             live = self._tables.get(table_id)

@@ -1,14 +1,17 @@
 """What the service publishes for anyone to check: events, bundles, the export, the
-transparency log's checkpoints and proofs, and the keys. Reads only."""
+transparency log's checkpoints and proofs, and the keys.
+
+Reads only, each in a read-only snapshot (``Store.reader``): no reader takes or waits for the
+write lock, and each reads just the rows it answers with."""
 
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from api.config import Config
-from api.errors import ConflictError, NotFoundError, RoundNotFinishedError
-from api.keystore import Keys
-from api.storage import HeadRow, RoundRow, Store, Transaction
-from api.transparency import TransparencyLog
+from fairdeal.api.config import Config
+from fairdeal.api.errors import ConflictError, NotFoundError, RoundNotFinishedError
+from fairdeal.api.keystore import Keys
+from fairdeal.api.storage import HeadRow, Reader, RoundRow, Store
+from fairdeal.api.transparency import TransparencyLog
 from fairdeal.bundle import LogEntry, make_bundle
 from fairdeal.keys import public_key_pem
 
@@ -24,24 +27,29 @@ class Publisher:
     ) -> None:
         self.store, self.keys, self.config, self.log, self.clock = store, keys, config, log, clock
 
-    def table_events(self, table_id: str, from_seq: int) -> list[dict[str, Any]]:
-        with self.store.transaction() as txn:
-            if txn.lock_table(table_id) is None:
+    def table_events(self, table_id: str, from_seq: int, limit: int) -> dict[str, Any]:
+        """A page of the table's chain: at most ``limit`` events from ``from_seq`` on, and
+        the seq the next page starts at (None when this page reaches the head)."""
+        with self.store.reader() as txn:
+            if txn.table_row(table_id) is None:
                 raise NotFoundError(f"no table {table_id!r}")
-            return txn.events(table_id, from_seq)
+            events = txn.events(table_id, from_seq, limit + 1)
+        more = len(events) > limit
+        next_seq = events[limit]["event"]["seq"] if more else None
+        return {"events": events[:limit], "next_from_seq": next_seq}
 
     def round_events(self, round_id: str) -> list[dict[str, Any]]:
-        row = self.round_row(round_id)
-        with self.store.transaction() as txn:
+        with self.store.reader() as txn:
+            row = known_round(txn, round_id)
             return txn.round_events(row.table_id, round_id)
 
     def bundle(self, round_id: str) -> dict[str, Any]:
-        with self.store.transaction() as txn:
+        with self.store.reader() as txn:
             return self._bundle(txn, self._round_head(txn, round_id))
 
     def table_bundle(self, table_id: str, seq: int | None) -> dict[str, Any]:
         """The bundle of a table's head at rest: at ``seq``, or the latest one (None)."""
-        with self.store.transaction() as txn:
+        with self.store.reader() as txn:
             return self._bundle(txn, self._table_head(txn, table_id, seq))
 
     def export(
@@ -51,7 +59,7 @@ class Publisher:
         transaction."""
         after = -1
         while True:
-            with self.store.transaction() as txn:
+            with self.store.reader() as txn:
                 rows = txn.logged_heads(since, until, table_id, after, self.config.export_page)
                 bundles = [self._bundle(txn, row) for row in rows]
             yield from bundles
@@ -60,7 +68,7 @@ class Publisher:
             after = rows[-1].leaf_index
 
     def checkpoint(self) -> dict[str, Any]:
-        with self.store.transaction() as txn:
+        with self.store.reader() as txn:
             row = self.log.latest(txn, self.clock())
         return {"size": row.size, "root_hash": row.root_hash.hex(), "note": row.note}
 
@@ -68,7 +76,7 @@ class Publisher:
         self, round_id: str | None, table_id: str | None, seq: int | None, size: int | None
     ) -> dict[str, Any]:
         """A round's head (``round_id``) or a table's head at ``seq``, proved in ``size``."""
-        with self.store.transaction() as txn:
+        with self.store.reader() as txn:
             if round_id is not None:
                 row = self._round_head(txn, round_id)
             else:
@@ -91,7 +99,7 @@ class Publisher:
             }
 
     def consistency(self, first: int, second: int) -> dict[str, Any]:
-        with self.store.transaction() as txn:
+        with self.store.reader() as txn:
             tree = self.log.tree(txn)
             if not 0 < first <= second <= tree.size:
                 raise ConflictError(f"sizes must satisfy 0 < from <= to <= {tree.size}")
@@ -120,36 +128,27 @@ class Publisher:
             "development_key": self.keys.development,
         }
 
-    def round_row(self, round_id: str) -> RoundRow:
-        with self.store.transaction() as txn:
-            row = txn.get_round(round_id)
-        if row is None:
-            raise NotFoundError(f"no round {round_id!r}")
-        return row
-
-    def _round_head(self, txn: Transaction, round_id: str) -> HeadRow:
-        row = txn.get_round(round_id)
-        if row is None:
-            raise NotFoundError(f"no round {round_id!r}")
+    def _round_head(self, txn: Reader, round_id: str) -> HeadRow:
+        row = known_round(txn, round_id)
         if row.leaf_index is None or row.head_hash is None:
             raise RoundNotFinishedError(f"round {round_id!r} is not finished: not in the log yet")
         return HeadRow(row.leaf_index, row.table_id, round_id, None, row.head_hash)
 
-    def _table_head(self, txn: Transaction, table_id: str, seq: int | None) -> HeadRow:
+    def _table_head(self, txn: Reader, table_id: str, seq: int | None) -> HeadRow:
         row = txn.table_head(table_id, seq)
         if row is None:
             at = "" if seq is None else f" at seq {seq}"
             raise NotFoundError(f"no head of table {table_id!r}{at} is in the log")
         return row
 
-    def _bundle(self, txn: Transaction, head: HeadRow) -> dict[str, Any]:
+    def _bundle(self, txn: Reader, head: HeadRow) -> dict[str, Any]:
         """The table's chain up to the head, with the head's place in the log."""
         if head.round_id is None:
             last = head.seq
         else:
-            last = txn.round_events(head.table_id, head.round_id)[-1]["event"]["seq"]
+            last = txn.round_last_seq(head.table_id, head.round_id)
         assert last is not None
-        events = txn.events(head.table_id)[: last + 1]
+        events = txn.events_through(head.table_id, last)
         checkpoint = txn.latest_checkpoint()  # read first: the tree is then at least as new
         tree = self.log.tree(txn)
         assert checkpoint is not None and checkpoint.size > head.leaf_index
@@ -165,3 +164,10 @@ class Publisher:
         )
         keys = self.key_list()["keys"]
         return make_bundle(head.table_id, head.round_id, events, keys, entry)
+
+
+def known_round(txn: Reader, round_id: str) -> RoundRow:
+    row = txn.get_round(round_id)
+    if row is None:
+        raise NotFoundError(f"no round {round_id!r}")
+    return row

@@ -8,6 +8,8 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from fairdeal.api import ids
+
 GAMES = ("toto21", "kvitlach")
 _TYPE = validate.Regexp(r"^[a-z][a-z0-9_]{0,39}$", error="not a command type")
 
@@ -40,7 +42,11 @@ class DecisionSchema(StrictSchema):
 
 
 class SeedSchema(StrictSchema):
-    seed = fields.String(required=True, validate=validate.Length(min=1, max=256))
+    seed = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=256),
+        metadata={"pattern": "^[ -~]*$", "description": "printable ASCII (0x20 to 0x7E)"},
+    )
 
 
 class ActionSchema(StrictSchema):
@@ -48,17 +54,55 @@ class ActionSchema(StrictSchema):
     data = fields.Dict(keys=fields.String(), load_default=dict)
 
 
+EVENTS_PAGE = 1000
+
+# Ids in paths and queries: of any other shape they name nothing (404, SPEC 13.3). The shape
+# is documented here; the service checks it itself, before any schema.
+TABLE_ID_SHAPE = {"pattern": f"^{ids.TABLE_ID.pattern}$"}
+ROUND_ID_SHAPE = {"pattern": f"^{ids.ROUND_ID.pattern}$"}
+TABLE_ID = {
+    "in": "path",
+    "name": "table_id",
+    "description": "t and 16 lowercase hex digits",
+    "schema": {"type": "string", **TABLE_ID_SHAPE},
+}
+ROUND_ID = {
+    "in": "path",
+    "name": "round_id",
+    "description": "the table's id, a dot, and the round's number from 1",
+    "schema": {"type": "string", **ROUND_ID_SHAPE},
+}
+
+# The seat in a path: Config caps a table's seats at 7, so no deployment has a seat above 6.
+SEAT_PARAMETER = {
+    "in": "path",
+    "name": "seat",
+    "description": "a seat number",
+    "schema": {"type": "integer", "minimum": 0, "maximum": 6},
+}
+
+
 class EventsQuerySchema(StrictSchema):
     from_seq = fields.Integer(
         load_default=0, strict=False, validate=validate.Range(min=0, max=2**53 - 1)
+    )
+    limit = fields.Integer(
+        load_default=EVENTS_PAGE,
+        strict=False,
+        validate=validate.Range(min=1, max=EVENTS_PAGE),
+        metadata={"description": f"events in this page, at most {EVENTS_PAGE}"},
     )
 
 
 class InclusionQuerySchema(StrictSchema):
     """A round's head (``round``), or a table's head at rest (``table`` and ``seq``)."""
 
-    round = fields.String(load_default=None, validate=validate.Length(min=1, max=64))
-    table = fields.String(load_default=None, validate=validate.Length(min=1, max=64))
+    round = fields.String(
+        load_default=None, validate=validate.Length(min=1, max=64), metadata=ROUND_ID_SHAPE
+    )
+    table = fields.String(
+        load_default=None, validate=validate.Length(min=1, max=64), metadata=TABLE_ID_SHAPE
+    )
     seq = fields.Integer(load_default=None, validate=validate.Range(min=0, max=2**53 - 1))
     size = fields.Integer(load_default=None, validate=validate.Range(min=1, max=2**53 - 1))
 
@@ -98,7 +142,9 @@ class ConsistencyQuerySchema(Schema):
 class ExportQuerySchema(StrictSchema):
     since = fields.Integer(load_default=None, validate=validate.Range(min=0, max=2**53 - 1))
     until = fields.Integer(load_default=None, validate=validate.Range(min=0, max=2**53 - 1))
-    table = fields.String(load_default=None, validate=validate.Length(min=1, max=64))
+    table = fields.String(
+        load_default=None, validate=validate.Length(min=1, max=64), metadata=TABLE_ID_SHAPE
+    )
 
 
 # Responses
@@ -119,6 +165,11 @@ class RoundOpenedSchema(EventsSchema):
     commitment = fields.String()
 
 
+class HeadSchema(Schema):
+    seq = fields.Integer(required=True)
+    hash = fields.String(required=True, metadata={"description": "64 lowercase hex"})
+
+
 class ViewSchema(Schema):
     table_id = fields.String()
     game = fields.String()
@@ -127,13 +178,21 @@ class ViewSchema(Schema):
     round_id = fields.String()
     commitment = fields.String()
     note = fields.String()
-    head = fields.Dict()
+    head = fields.Nested(HeadSchema, metadata={"description": "the last logged event"})
     legal_actions = fields.List(fields.String())
     view = fields.Dict(allow_none=True)
 
 
 class EventListSchema(Schema):
-    events = fields.List(fields.Dict())
+    events = fields.List(fields.Dict(), required=True, metadata={"description": "signed events"})
+
+
+class EventPageSchema(EventListSchema):
+    next_from_seq = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the from_seq of the next page; null: this page ends at the head"},
+    )
 
 
 class CheckpointSchema(Schema):
@@ -165,3 +224,95 @@ class KeysSchema(Schema):
     keys = fields.List(fields.Dict())
     log = fields.Dict()
     development_key = fields.Boolean()
+
+
+class BundleKeySchema(Schema):
+    key_id = fields.String(required=True)
+    public_key_pem = fields.String(required=True)
+    current = fields.Boolean(required=True, metadata={"description": "the signing key"})
+
+
+class BundleLogSchema(StrictSchema):
+    """The head's place in the log (SPEC 13.1): exactly these seven members."""
+
+    origin = fields.String(required=True)
+    verifier_key = fields.String(required=True)
+    leaf_index = fields.Integer(required=True)
+    head_hash = fields.String(required=True)
+    tree_size = fields.Integer(required=True)
+    inclusion_proof = fields.List(fields.String(), required=True)
+    checkpoint = fields.String(required=True, metadata={"description": "a C2SP signed note"})
+
+
+class BundleSchema(Schema):
+    """Everything needed to verify one leaf of the log offline (SPEC 13.1)."""
+
+    format = fields.String(required=True, validate=validate.Equal("fairdeal-bundle/1"))
+    table_id = fields.String(required=True)
+    round_id = fields.String(
+        required=True, allow_none=True, metadata={"description": "null for a table's head"}
+    )
+    events = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={"description": "the table's signed chain from seq 0 through the head"},
+    )
+    keys = fields.List(fields.Nested(BundleKeySchema), required=True)
+    log = fields.Nested(BundleLogSchema, required=True)
+
+
+class HealthSchema(Schema):
+    status = fields.String(required=True)
+
+
+class ReadinessSchema(HealthSchema):
+    checks = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "each check (database, signing_key) and its state"},
+    )
+    key_id = fields.String(required=True, metadata={"description": "the signing key's id"})
+
+
+class ErrorBodySchema(StrictSchema):
+    code = fields.String(required=True, metadata={"description": "stable, for programs"})
+    message = fields.String(required=True, metadata={"description": "for people"})
+    details = fields.Dict(keys=fields.String(), required=True)
+
+
+class ErrorSchema(StrictSchema):
+    """The one body of every error response."""
+
+    error = fields.Nested(ErrorBodySchema, required=True)
+
+
+# The export's body: JSON Lines, not one JSON value. OpenAPI 3.0 has no schema for a line
+# (3.2's itemSchema): the body is described as text, with the line's schema by reference.
+EXPORT_LINES = {
+    "type": "string",
+    "description": "JSON Lines (application/jsonl): one Bundle a line, compact JSON, "
+    "each line self-contained, in leaf order (SPEC 13.2)",
+    "x-itemSchema": {"$ref": "#/components/schemas/Bundle"},
+}
+
+
+def _link(path: str, method: str, **parameters: str) -> dict[str, Any]:
+    ref = "#/paths/" + path.replace("/", "~1") + "/" + method
+    return {"operationRef": ref, "parameters": parameters}
+
+
+# Where a new table's id leads (OpenAPI links, followed by clients and by stateful testing).
+_TABLE_ID = "$response.body#/table_id"
+TABLE_LINKS = {
+    "view": _link("/v1/tables/{table_id}", "get", table_id=_TABLE_ID),
+    "events": _link("/v1/tables/{table_id}/events", "get", table_id=_TABLE_ID),
+    "bundle": _link("/v1/tables/{table_id}/bundle", "get", table_id=_TABLE_ID),
+    "join": _link("/v1/tables/{table_id}/seats", "post", table_id=_TABLE_ID),
+}
+_ROUND_ID = "$response.body#/round_id"
+ROUND_LINKS = {
+    "view": _link("/v1/rounds/{round_id}", "get", round_id=_ROUND_ID),
+    "events": _link("/v1/rounds/{round_id}/events", "get", round_id=_ROUND_ID),
+    "bundle": _link("/v1/rounds/{round_id}/bundle", "get", round_id=_ROUND_ID),
+}

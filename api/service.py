@@ -1,9 +1,10 @@
-"""The dealing service: every request is decide -> events -> sign -> store, in one transaction.
+"""The dealing service: every write is decide -> events -> sign -> store, in one transaction.
 
 The service holds no game state of its own: a table is the fold of its logged events
-(cached per process, topped up from the database under the table's lock). Deadlines
-that have passed are applied first, as logged server commands, on every request that
-touches the table and by the sweeper.
+(cached per process, topped up from the database). Deadlines that have passed are applied
+first, as logged server commands, by every write to the table and by the sweeper. Reads
+take no lock: a view shows the table as logged, with the deadlines that have passed
+applied to it in memory (the next write or the sweeper logs them).
 """
 
 import secrets
@@ -12,8 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar, cast
 
-from api.config import Config
-from api.errors import (
+from fairdeal import randomness
+from fairdeal.api import ids
+from fairdeal.api.arrivals import Arrivals
+from fairdeal.api.config import Config
+from fairdeal.api.errors import (
     ForbiddenError,
     IdempotencyKeyReusedError,
     NotFoundError,
@@ -23,15 +27,14 @@ from api.errors import (
     UnauthorizedError,
     from_core,
 )
-from api.keystore import Keys
-from api.live import Live, LiveTables
-from api.publishing import Publisher
-from api.storage import IdempotencyRow, Store, Transaction
-from api.tokens import new_token, token_hash
-from api.transparency import TransparencyLog
-from fairdeal import randomness
+from fairdeal.api.keystore import Keys
+from fairdeal.api.live import Live, LiveTables
+from fairdeal.api.publishing import Publisher, known_round
+from fairdeal.api.storage import IdempotencyRow, Reader, Store, Transaction
+from fairdeal.api.tokens import new_token, token_hash
+from fairdeal.api.transparency import TransparencyLog
 from fairdeal.errors import FairdealError, GameError, OutOfTurnError
-from fairdeal.events import SERVER, SignedEvent, seat_actor
+from fairdeal.events import SERVER, Event, SignedEvent, concerned_seat, seat_actor
 from fairdeal.games import registry
 from fairdeal.games.base import Command, Game
 from fairdeal.table import create, execute
@@ -41,6 +44,7 @@ T = TypeVar("T")
 FAR_FUTURE = 2**53 - 1
 MAX_TIMEOUTS_PER_REQUEST = 64
 JOIN = "seat_joined"
+LEAVE = "seat_left"
 
 
 def wall_clock() -> int:
@@ -49,7 +53,10 @@ def wall_clock() -> int:
 
 @dataclass(frozen=True)
 class Idempotency:
+    """An Idempotency-Key, the caller's own (``caller``: its seat token's hash)."""
+
     key: str
+    caller: bytes
     request_hash: bytes
 
 
@@ -70,7 +77,11 @@ class Service:
         self.games = dict(games or registry())
         self.log = TransparencyLog(config.log_origin, keys.signer)
         self.live = LiveTables(self.games)
+        self.arrivals = Arrivals()
         self.published = Publisher(store, keys, config, self.log, clock)
+        # Told the type of every event stored (metrics count rounds with it). Called within
+        # the transaction: a transaction then lost to the database is counted all the same.
+        self.on_event_stored: Callable[[str], None] = _ignore
 
     # Tables and seats
 
@@ -81,7 +92,7 @@ class Service:
         if game is None:
             raise NotFoundError(f"no game {game_name!r}", {"games": sorted(self.games)})
         self._check_amounts(options, join)
-        table_id = "t" + secrets.token_hex(8)
+        table_id = ids.new_table_id()
         now = self.clock()
         with self._failing_safely(), self.store.transaction() as txn:
             table, created = self._guard(
@@ -147,7 +158,7 @@ class Service:
             self._seat(txn, table_id, token)
             seed = secrets.token_bytes(randomness.SEED_BYTES)
             number = live.rounds_opened + 1
-            round_id = f"{table_id}.{number}"
+            round_id = ids.new_round_id(table_id, number)
             commitment = randomness.seed_commitment(seed).hex()
             command = Command("round_opened", SERVER, now, {"commitment": commitment}, round_id)
             live, receipts = self._run(txn, live, command, seed)
@@ -158,7 +169,7 @@ class Service:
 
     def sweep(self) -> int:
         """Apply every passed deadline; return how many tables moved."""
-        with self.store.transaction() as txn:
+        with self.store.reader() as txn:
             due = txn.due_tables(self.clock(), 100)
         for table_id in due:
             self._write(table_id, lambda txn, live, now: (live, None))
@@ -167,25 +178,23 @@ class Service:
     # Reading
 
     def table_view(self, table_id: str, token: str | None) -> dict[str, Any]:
-        def step(txn: Transaction, live: Live, now: int) -> tuple[Live, dict[str, Any]]:
-            seat = self._seat(txn, table_id, token) if token else None
-            secret = self._secret(txn, live.current_round)
-            view = live.table.game.view_for(live.table.state, seat, secret)
-            head = live.table.head
-            return live, {
-                "table_id": table_id,
-                "game": live.table.game.name,
-                "seat": seat,
-                "current_round": live.current_round,
-                "head": {"seq": head.next_seq - 1, "hash": head.prev},
-                "legal_actions": self._legal(live, seat, secret),
-                "view": view,
-            }
-
-        return self._write(table_id, step)
+        now = self.clock()
+        live, seat, secret = self._snapshot(table_id, token)
+        head = live.table.head  # the logged head; the view has the passed deadlines applied
+        due = self._apply_due(live, now, self._deciding(secret))
+        return {
+            "table_id": table_id,
+            "game": live.table.game.name,
+            "seat": seat,
+            "current_round": live.current_round,
+            "head": {"seq": head.next_seq - 1, "hash": head.prev},
+            "legal_actions": self._legal(due, seat, secret),
+            "view": due.table.game.view_for(due.table.state, seat, secret),
+        }
 
     def round_view(self, round_id: str, token: str | None) -> dict[str, Any]:
-        row = self.published.round_row(round_id)
+        with self.store.reader() as txn:
+            row = known_round(txn, round_id)
         view = self.table_view(row.table_id, token)
         view.update(round_id=round_id, commitment=randomness.seed_commitment(row.server_seed).hex())
         if view["current_round"] != round_id:
@@ -206,13 +215,17 @@ class Service:
         before it, then is raised; any other failure rolls everything back.
         """
         refusal: FairdealError | None = None
-        with self._failing_safely(), self.store.transaction() as txn:
+        with (
+            self.arrivals.waiting(table_id, self.clock()),
+            self._failing_safely(),
+            self.store.transaction() as txn,
+        ):
             row = txn.lock_table(table_id)
             if row is None:
                 raise NotFoundError(f"no table {table_id!r}")
-            now = self.clock()
+            now = self.arrivals.table_time(table_id, self.clock())
             loaded = self.live.load(txn, table_id)
-            live, _ = self._apply_due(txn, loaded, now)
+            live = self._apply_due(loaded, now, self._storing(txn))
             # A retried request is answered as the first time, after the timeouts due now.
             replayed = self._replayed(txn, table_id, idempotency)
             if replayed is None:
@@ -253,9 +266,12 @@ class Service:
 
     def _follow(self, txn: Transaction, live: Live, receipt: SignedEvent) -> Live:
         event = receipt.event
+        self.on_event_stored(event.type)
         if event.type == "round_revealed" and event.round is not None:
             index = self.log.append_head(txn, receipt.hash, event.time, event.round)
             txn.finish_round(event.round, receipt.hash, index, event.time)
+        if event.type == LEAVE:
+            txn.drop_token(live.table_id, _vacated_seat(event))
         return live.followed(receipt)
 
     def _log_rest(self, txn: Transaction, live: Live, start_seq: int) -> None:
@@ -268,22 +284,48 @@ class Service:
         index = self.log.append_head(txn, head_hash, head.time)
         txn.put_table_head(live.table_id, head.next_seq - 1, head_hash, index, head.time)
 
-    def _apply_due(self, txn: Transaction, live: Live, now: int) -> tuple[Live, list[Any]]:
-        receipts: list[Any] = []
+    def _apply_due(self, live: Live, now: int, run: Callable[[Live, Command], Live]) -> Live:
+        """The table after ``run`` of each server command a deadline passed by ``now`` makes due."""
         for _ in range(MAX_TIMEOUTS_PER_REQUEST):
             command = live.table.game.due(live.table.state, now)
             if command is None:
                 break
-            live, signed = self._run(txn, live, command)
-            receipts += signed
-        return live, receipts
+            live = run(live, command)
+        return live
+
+    def _storing(self, txn: Transaction) -> Callable[[Live, Command], Live]:
+        return lambda live, command: self._run(txn, live, command)[0]
+
+    def _deciding(self, secret: bytes | None) -> Callable[[Live, Command], Live]:
+        """Run a command in memory only: what a view shows before the command is logged."""
+
+        def run(live: Live, command: Command) -> Live:
+            table, _ = execute(live.table, command, secret, self.keys.signer)
+            return replace(live, table=table)
+
+        return run
+
+    def _snapshot(self, table_id: str, token: str | None) -> tuple[Live, int | None, bytes | None]:
+        """The table, the caller's seat and the current round's seed, from one snapshot.
+
+        This process's cache may hold a write committed after the snapshot was taken (its
+        round's seed, its seat's token unseen): then read again, from a newer snapshot."""
+        while True:
+            with self.store.reader() as txn:
+                last = txn.last_seq(table_id)
+                if last is None:
+                    raise NotFoundError(f"no table {table_id!r}")
+                live = self.live.load(txn, table_id)
+                if live.table.head.next_seq == last + 1:
+                    seat = self._seat(txn, table_id, token) if token else None
+                    return live, seat, self._secret(txn, live.current_round)
 
     def _next_deadline(self, live: Live) -> int | None:
         command = live.table.game.due(live.table.state, FAR_FUTURE)
         deadline = command.data.get("deadline") if command is not None else None
         return deadline if isinstance(deadline, int) else None
 
-    def _secret(self, txn: Transaction, round_id: str | None) -> bytes | None:
+    def _secret(self, txn: Reader, round_id: str | None) -> bytes | None:
         row = txn.get_round(round_id) if round_id else None
         return row.server_seed if row else None
 
@@ -294,7 +336,7 @@ class Service:
             if any(abs(n) > self.config.max_amount for n in numbers):
                 raise OverLimitError(f"numbers above {self.config.max_amount} are refused here")
 
-    def _seat(self, txn: Transaction, table_id: str, token: str | None) -> int:
+    def _seat(self, txn: Reader, table_id: str, token: str | None) -> int:
         if not token:
             raise UnauthorizedError("this needs the seat's bearer token (Authorization: Bearer …)")
         seat = txn.seat_for_token(table_id, token_hash(token))
@@ -304,7 +346,7 @@ class Service:
 
     def _issue_token(self, txn: Transaction, table_id: str, seat: int) -> str:
         token = new_token()
-        txn.put_token(table_id, seat, token_hash(token))  # replaces a departed seat's token
+        txn.put_token(table_id, seat, token_hash(token))
         return token
 
     def _free_seat(self, live: Live, join: Mapping[str, Any], now: int) -> int:
@@ -335,7 +377,7 @@ class Service:
     def _replayed(self, txn: Transaction, table_id: str, idempotency: Idempotency | None) -> Any:
         if idempotency is None:
             return None
-        row = txn.get_idempotent(table_id, idempotency.key)
+        row = txn.get_idempotent(table_id, idempotency.caller, idempotency.key)
         if row is None:
             return None
         if not secrets.compare_digest(row.request_hash, idempotency.request_hash):
@@ -346,9 +388,8 @@ class Service:
         self, txn: Transaction, table_id: str, idempotency: Idempotency | None, result: Any
     ) -> None:
         if idempotency is not None:
-            txn.put_idempotent(
-                table_id, idempotency.key, IdempotencyRow(idempotency.request_hash, 200, result)
-            )
+            row = IdempotencyRow(idempotency.request_hash, 200, result)
+            txn.put_idempotent(table_id, idempotency.caller, idempotency.key, row)
 
     def _guard(self, make: Callable[[], Any]) -> Any:
         try:
@@ -372,6 +413,17 @@ class _ForgetOnFailure:
     def __exit__(self, kind: object, value: object, traceback: object) -> None:
         if kind is not None:
             self.log.forget()
+
+
+def _ignore(event_type: str) -> None:
+    pass
+
+
+def _vacated_seat(left: Event) -> int:
+    """The seat a ``seat_left`` frees (SPEC 6.5)."""
+    vacated = concerned_seat(left)
+    assert vacated is not None, "the server leaves no seat of its own"
+    return vacated
 
 
 def _integers(value: Any) -> list[int]:

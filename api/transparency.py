@@ -16,7 +16,7 @@ tree's, signed and not kept.
 import threading
 from dataclasses import dataclass
 
-from api.storage import CheckpointRow, Transaction
+from fairdeal.api.storage import CheckpointRow, Reader, Transaction
 from fairdeal.keys import Signer
 from fairdeal.merkle import MerkleTree, TreeRangeError, leaf_hash, verify_consistency
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
@@ -51,29 +51,31 @@ class TransparencyLog:
         self.origin = origin
         self.note_signer = NoteSigner(origin, signer.private_key)
         self._tree = MerkleTree()
-        self._last = b""  # the cached tree's last leaf hash
         self._lock = threading.Lock()
 
-    def tree(self, txn: Transaction) -> LogTree:
-        """The tree as the transaction sees it (new leaves read, nothing else)."""
+    def tree(self, txn: Reader) -> LogTree:
+        """The tree as the transaction sees it (new leaves read, nothing else).
+
+        A reader's snapshot may be older than the cached tree: it uses the cached tree's
+        first leaves, which were committed before its snapshot was taken."""
         with self._lock:
             size = txn.log_size()
-            if size < self._tree.size or not self._agrees(txn):
-                self._tree, self._last = MerkleTree(), b""  # rolled-back appends: start again
-            for hash_ in txn.leaf_hashes(self._tree.size, size):
-                self._tree.append_leaf_hash(hash_)
-                self._last = hash_
+            if not self._agrees(txn, min(size, self._tree.size)):
+                self._tree = MerkleTree()  # rolled-back appends: start again
+            if size > self._tree.size:
+                for hash_ in txn.leaf_hashes(self._tree.size, size):
+                    self._tree.append_leaf_hash(hash_)
             return LogTree(self._tree, size)
 
-    def _agrees(self, txn: Transaction) -> bool:
-        """The cached tree's last leaf is the stored one (not a rolled-back append's)."""
-        end = self._tree.size
-        return end == 0 or txn.leaf_hashes(end - 1, end) == [self._last]
+    def _agrees(self, txn: Reader, size: int) -> bool:
+        """The cached tree's leaf at ``size - 1`` is the stored one (not a rolled-back
+        append's): leaves before it are then the stored ones too."""
+        return size == 0 or txn.leaf_hashes(size - 1, size) == [self._tree.leaf_hash(size - 1)]
 
     def forget(self) -> None:
         """Drop the cached tree (after a failed transaction that appended to it)."""
         with self._lock:
-            self._tree, self._last = MerkleTree(), b""
+            self._tree = MerkleTree()
 
     def append_head(
         self, txn: Transaction, head_hash: bytes, now: int, round_id: str | None = None
@@ -84,7 +86,7 @@ class TransparencyLog:
         self.sign(txn, now)
         return index
 
-    def latest(self, txn: Transaction, now: int) -> CheckpointRow:
+    def latest(self, txn: Reader, now: int) -> CheckpointRow:
         """The latest checkpoint signed; before the first round, the empty tree's."""
         row = txn.latest_checkpoint()
         if row is not None:

@@ -4,7 +4,7 @@ that play both games over plain HTTP, and the figures they print.
 A server is started as a separate process on a loopback port, so that load and service do not
 share a GIL, and is ready when ``/healthz`` answers. ``python -m bench.harness serve ...`` (from
 the repository root) runs the bare-Flask baseline or fairdeal itself; the reliability tests
-start ``python -m api.cli serve`` instead, the command a deployment runs.
+start ``python -m fairdeal.api.cli serve`` instead, the command a deployment runs.
 
 Bots play whole tables of Toto21 and Kvitlach with random legal moves, as ``fairdeal demo``
 does: each looks at the seats' views, sends one move, and keeps every receipt. Every POST
@@ -129,10 +129,12 @@ def serve(which: str, port: int, folder: str, database_url: str) -> None:
     if which == "bare":
         app = bare_app(folder, database_url)
     else:
-        from api.app import create_app
-        from api.config import Config
+        from fairdeal.api.app import create_app
+        from fairdeal.api.config import Config
 
-        config = Config(instance_path=Path(folder), database_url=database_url, sweep_interval_s=0)
+        config = Config(
+            instance_path=Path(folder), database_url=database_url, sweep_interval_s=0, rate_limit=""
+        )
         app = create_app(config)
     make_server("127.0.0.1", port, app, threaded=True).serve_forever()
 

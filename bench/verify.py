@@ -38,9 +38,9 @@ from fairdeal.keys import Signer, key_id, public_key_pem
 from fairdeal.merkle import MerkleTree
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
 from fairdeal.simulate import play_round, set_up
-from verifier.export import LineChecker
-from verifier.inputs import read_lines
-from verifier.trust import load_trust
+from fairdeal.verifier.export import LineChecker
+from fairdeal.verifier.inputs import read_lines
+from fairdeal.verifier.trust import load_trust
 
 SIGNER = Signer(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"bench key").digest()))
 ORIGIN = "bench.fairdeal/log"
@@ -130,7 +130,7 @@ def timed_cli(*args: str) -> tuple[float, int, float]:
     """Wall time, exit status and CPU time (all its processes) of one fairdeal-verify run."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    command = [sys.executable, "-m", "verifier", *args]
+    command = [sys.executable, "-m", "fairdeal.verifier", *args]
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -288,7 +288,7 @@ def _peak_of(*args: str) -> int:
     (unlike ru_maxrss) does not count the memory of the bench it was forked from."""
     code = (
         "import resource, runpy, sys; sys.argv = ['verifier', *sys.argv[1:]];\n"
-        "try: runpy.run_module('verifier', run_name='__main__')\n"
+        "try: runpy.run_module('fairdeal.verifier', run_name='__main__')\n"
         "except SystemExit: pass\n"
         "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')]\n"
         "print(hwm[0].split()[1] if hwm else resource.getrusage(0).ru_maxrss, file=sys.stderr)"

@@ -79,6 +79,13 @@ def actor_seat(actor: str) -> int | None:
     return int(actor.removeprefix("seat:"))
 
 
+def concerned_seat(event: "Event") -> int | None:
+    """The seat whose account a seating event concerns (SPEC 6.5): the data's ``seat`` when
+    it is an integer (Toto21's seating), else the actor's; None for the server's own."""
+    seat = event.data.get("seat")
+    return seat if type(seat) is int else actor_seat(event.actor)
+
+
 @dataclass(frozen=True, init=False)
 class Draft:
     """What a game decides: an event before the chain gives it seq, prev and time."""

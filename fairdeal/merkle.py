@@ -81,6 +81,12 @@ class MerkleTree:
     def size(self) -> int:
         return self._size
 
+    def leaf_hash(self, index: int) -> bytes:
+        """The leaf hash at ``index``."""
+        if not 0 <= index < self._size:
+            raise TreeRangeError(f"leaf {index} is outside the tree of {self._size} leaves")
+        return self._full(0, index)
+
     def append(self, leaf_data: bytes) -> int:
         """Add a leaf by its data; returns its index."""
         return self.append_leaf_hash(leaf_hash(leaf_data))

@@ -230,16 +230,22 @@ def _signature_line(name: str, blob: bytes) -> str:
     return f"{_SIG_PREFIX}{name} {_b64encode(blob)}\n"
 
 
+def read_note(note: str | bytes) -> tuple[str, list[tuple[str, bytes, bytes]]]:
+    """The body and the signatures (key name, key ID, signature) of a well-formed note,
+    none of them verified; MalformedNoteError for text that is not a signed note."""
+    text = _as_text(note)
+    _note_bytes(text, MalformedNoteError)
+    body, block = _split_note(text)
+    return body, [_parse_signature_line(line) for line in _signature_lines(block)]
+
+
 def open_note(note: str | bytes, verifiers: Iterable[NoteVerifier]) -> tuple[str, list[str]]:
     """The body and the names of the trusted keys whose signatures verify.
 
     Signatures by unknown keys are ignored; one bad signature by a trusted key rejects
     the whole note, and so does having no trusted signature at all.
     """
-    text = _as_text(note)
-    _note_bytes(text, MalformedNoteError)
-    body, block = _split_note(text)
-    signatures = [_parse_signature_line(line) for line in _signature_lines(block)]
+    body, signatures = read_note(note)
     names = _verify_all(body.encode(), signatures, _trusted(verifiers))
     return body, names
 

@@ -294,7 +294,7 @@ _WITH_SHOWN = st.recursive(
 
 @given(data=_WITH_SHOWN)
 def test_the_verifier_finds_every_shown_card_in_document_order(data: Any) -> None:
-    from verifier.rounds import _shown_cards
+    from fairdeal.verifier.rounds import _shown_cards
 
     assert [id(c) for c in _shown_cards(data)] == [id(c) for c in _naive_shown_cards(data)]
 

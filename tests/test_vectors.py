@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from api.cli import main
+from fairdeal.api.cli import main
 from tests.vectors import generate
 
 VECTORS = Path(__file__).parent / "vectors" / "fairdeal-v1.json"
@@ -76,7 +76,10 @@ def test_deck_command_prints_the_vector(vector, capsys) -> None:
 )
 def test_deck_command_refuses_bad_arguments_in_one_line(args, message) -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "api.cli", *args], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "fairdeal.api.cli", *args],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert run.returncode == 2
     assert run.stdout == ""

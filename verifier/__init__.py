@@ -2,26 +2,26 @@
 
 Needs only the core (``fairdeal``) and ``cryptography``: never Flask, marshmallow or a
 database. ``verify_bundle`` checks one parsed bundle; the ``fairdeal-verify`` command
-(``verifier.cli``) does the rest. SPEC.md section 7 numbers the steps; the code tags
+(``fairdeal.verifier.cli``) does the rest. SPEC.md section 7 numbers the steps; the code tags
 each block with its step, ``# (n)``.
 """
 
 from typing import Any
 
-from verifier.findings import CODES, Finding, Report
-from verifier.trust import Trust, load_trust
+from fairdeal.verifier.findings import CODES, Finding, Report
+from fairdeal.verifier.trust import Trust, load_trust
 
 __all__ = ["CODES", "Finding", "Report", "Trust", "load_trust", "verify_bundle"]
 
 
 def verify_bundle(obj: Any, trust: Trust) -> Report:
     """Every step for one parsed bundle (from ``json.loads``), as a Report."""
-    from verifier import export
-    from verifier.bundle import check
-    from verifier.inputs import has_duplicates
+    from fairdeal.verifier import export
+    from fairdeal.verifier.bundle import check
+    from fairdeal.verifier.inputs import has_duplicates
 
     result, _ = check(obj, trust, has_duplicates(obj))
-    across = export.Across(export.Pinned())
+    across = export.Across(export.Pinned(partial=True))  # one leaf of the log
     across.add(result)
     across.finish()
     report = Report(rounds=1, events=result.events)

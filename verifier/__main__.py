@@ -1,5 +1,5 @@
-"""``python -m verifier``: the same as the fairdeal-verify command."""
+"""``python -m fairdeal.verifier``: the same as the fairdeal-verify command."""
 
-from verifier.cli import main
+from fairdeal.verifier.cli import main
 
 raise SystemExit(main())

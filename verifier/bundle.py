@@ -23,13 +23,13 @@ from typing import Any
 from fairdeal.bundle import FORMAT
 from fairdeal.events import Event, SignedEvent
 from fairdeal.note import Checkpoint
-from verifier import log, rules
-from verifier.chain import ChainChecker, Head, event_hash
-from verifier.findings import Finding
-from verifier.inputs import LIMITS, colons_in
-from verifier.money import MoneyChecker
-from verifier.rounds import RoundChecker, revealed_seeds
-from verifier.trust import Trust
+from fairdeal.verifier import log, rules
+from fairdeal.verifier.chain import ChainChecker, Head, event_hash
+from fairdeal.verifier.findings import Finding
+from fairdeal.verifier.inputs import LIMITS, colons_in
+from fairdeal.verifier.money import MoneyChecker
+from fairdeal.verifier.rounds import RoundChecker, revealed_seeds
+from fairdeal.verifier.trust import Trust
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _ROUND, _ACTOR = attrgetter("round"), attrgetter("actor")
@@ -107,7 +107,7 @@ def check(
     the Result's ``colons`` too, for a reader that did not note repeated member names.
     """
     # (1) schema of the bundle itself
-    problem = _bundle_shape(obj)
+    problem = shape_problem(obj)
     if problem is not None:
         table, round_id = _names(obj)
         finding = Finding("schema.bundle", table, round_id, None, problem)
@@ -126,7 +126,8 @@ def check(
     work.findings.extend(chain.findings)
     state = _semantics(work, reused) if chain.intact else None
     rests = _rest_heads(work)
-    _ends_at_head(work, rests)
+    if chain.intact:
+        _ends_at_head(work, rests)  # (14)
     entry = obj["log"]
     head = work.digests[-1] if work.digests else None
     head, checkpoint = _log(
@@ -152,7 +153,8 @@ def check(
     return result, memo
 
 
-def _bundle_shape(obj: Any) -> str | None:
+def shape_problem(obj: Any) -> str | None:
+    """(1) Why ``obj`` is not of a bundle's shape, or None."""
     if not isinstance(obj, dict) or set(obj) != _BUNDLE_KEYS:
         return f"a bundle has exactly the members {', '.join(sorted(_BUNDLE_KEYS))}"
     if obj["format"] != FORMAT:

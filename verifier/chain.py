@@ -24,8 +24,8 @@ from fairdeal.errors import (
 )
 from fairdeal.events import GENESIS_PREV, Event, SignedEvent
 from fairdeal.keys import KeySet
-from verifier.findings import Finding
-from verifier.inputs import has_duplicates
+from fairdeal.verifier.findings import Finding
+from fairdeal.verifier.inputs import has_duplicates
 
 TABLE_CREATED = "table_created"
 
@@ -58,6 +58,7 @@ class ChainChecker:
         self._next_seq, self._prev, self._prev_time = start.next_seq, start.prev, start.time
         self.findings: list[Finding] = []
         self.intact = True
+        self._from_genesis = head is None
         # (where its finding goes among the findings, the event, its hash)
         self._unverified: list[tuple[int, SignedEvent, bytes]] = []
 
@@ -146,9 +147,29 @@ class ChainChecker:
             problem = self._signature(signed, digest)
             if problem is not None:
                 late.append((place, problem))
+        if self._none_trusted([problem for _, problem in late]):
+            late = [(late[0][0], self._wrong_key())]
         self._unverified.clear()
         for place, problem in reversed(late):
             self.findings.insert(place, problem)
+
+    def _none_trusted(self, problems: list[Finding]) -> bool:
+        """Whether every signature of the chain, read from seq 0, is by an untrusted key."""
+        return (
+            self._from_genesis
+            and 0 < len(problems) == len(self._unverified)
+            and all(problem.code == "sig.unknown_key" for problem in problems)
+        )
+
+    def _wrong_key(self) -> Finding:
+        """One finding for a chain none of whose signatures is by a trusted key: most
+        likely the wrong --key, so it names the keys that signed and the keys trusted."""
+        signers = ", ".join(dict.fromkeys(signed.key_id for _, signed, _ in self._unverified))
+        trusted = ", ".join(self.keys.ids()) or "none"
+        reason = (
+            f"no event is signed by a trusted key: signed by key id {signers}; trusted: {trusted}"
+        )
+        return self._finding("sig.wrong_key", None, None, reason)
 
     def _signature(self, signed: SignedEvent, digest: bytes) -> Finding | None:
         event = signed.event

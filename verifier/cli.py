@@ -2,18 +2,20 @@
 
 Exit status: 0 valid, 1 invalid (findings), 2 unusable input (unreadable, wrong format,
 wrong key, a needed proof missing). Every problem is one line; never a traceback.
+Output to a pipe closed early (``| head -1``) ends quietly, with the verdict's status.
 """
 
 import argparse
+import importlib.metadata
 import json
 import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from verifier import sources
-from verifier.findings import Finding, Report
-from verifier.inputs import InputError
+from fairdeal.verifier import sources
+from fairdeal.verifier.findings import Finding, Report
+from fairdeal.verifier.inputs import InputError
 
 USAGE = 2
 _SHOWN = 50  # findings printed as text; --json lists every one
@@ -31,7 +33,13 @@ def parser() -> argparse.ArgumentParser:
         "or - for standard input), a checkpoint, or an inclusion proof. Exit 0 valid, "
         "1 invalid, 2 unusable input.",
     )
-    p.add_argument("input", nargs="?", help="bundle, export, checkpoint note or proof file")
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    p.add_argument(
+        "input",
+        nargs="?",
+        help="bundle, export, checkpoint note or proof file, or - for standard input "
+        "(default: none; then --checkpoint is checked alone)",
+    )
     p.add_argument(
         "--key",
         action="append",
@@ -40,29 +48,52 @@ def parser() -> argparse.ArgumentParser:
         help="a trusted operator key: a PEM public key file or a C2SP verifier key "
         "string (repeat for rotated keys); required",
     )
-    p.add_argument("--checkpoint", metavar="FILE", help="require every round's inclusion in it")
     p.add_argument(
-        "--previous-checkpoint", metavar="FILE", help="require --checkpoint to extend it"
+        "--checkpoint",
+        metavar="FILE",
+        help="require every round's inclusion in it (default: each bundle's own checkpoint)",
+    )
+    p.add_argument(
+        "--previous-checkpoint",
+        metavar="FILE",
+        help="require --checkpoint to extend it (default: none)",
     )
     p.add_argument(
         "--consistency-proof",
         action="append",
         default=[],
         metavar="FILE",
-        help="a consistency proof ({from, to, proof}) between two checkpoints",
+        help="a consistency proof ({from, to, proof}) between two checkpoints, repeatable "
+        "(default: none)",
     )
-    p.add_argument("--origin", help="the log's name, if it must be pinned too")
+    p.add_argument("--origin", help="the log's name, if it must be pinned too (default: any name)")
     p.add_argument(
         "--partial",
         action="store_true",
-        help="the export is filtered: leaves missing between its rounds are expected",
+        help="the export is filtered: leaves missing between its rounds are expected "
+        "(default: off)",
     )
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--explain", action="store_true", help="tell the round as a person would")
+    p.add_argument("--json", action="store_true", help="print the report as JSON (default: text)")
     p.add_argument(
-        "--jobs", type=_jobs, default=os.cpu_count() or 1, help="processes (default: all cores)"
+        "--explain",
+        action="store_true",
+        help="tell a single bundle's round (or its table at rest) as a person would; an "
+        "export is verified, not told (a line of it saved alone is a bundle) (default: off)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=os.cpu_count() or 1,
+        help="processes, 1 to 256 (default: all cores)",
     )
     return p
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("fairdeal")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def _jobs(text: str) -> int:
@@ -78,6 +109,9 @@ def _jobs(text: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.input is None and args.checkpoint is None:
+        if not args.key:  # nothing given at all: what can be given
+            parser().print_help(sys.stderr)
+            print(file=sys.stderr)
         parser().error("give an input file, or --checkpoint to check a checkpoint")
     if args.previous_checkpoint and not args.checkpoint:
         parser().error("--previous-checkpoint needs --checkpoint")
@@ -88,20 +122,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("fairdeal-verify: interrupted", file=sys.stderr)
         return USAGE
-    _print(report, story, args.json)
+    try:
+        _print(report, story, args.json)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader closed the pipe: as Python's documentation says
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return report.exit_status
 
 
 def _print(report: Report, story: Any, as_json: bool) -> None:
+    """The report, and after it the story (the findings say first what to trust of it)."""
     if as_json:
         out = report.to_json()
         if story is not None:
             out["explain"] = story
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return
-    if story is not None:
-        print(story)
-        print()
     what = ", ".join(report.checked) or "nothing"
     print(f"{report.verdict.upper()}: {what}: {report.rounds} bundle(s), {report.events} event(s)")
     for finding in report.findings[:_SHOWN]:
@@ -111,3 +147,6 @@ def _print(report: Report, story: Any, as_json: bool) -> None:
         print(f"  ... and {hidden} more finding(s) (--json lists them)")
     if report.verdict == "unusable":
         print("fairdeal-verify: the input cannot be verified as given (exit 2)", file=sys.stderr)
+    if story is not None:
+        print()
+        print(story)

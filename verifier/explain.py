@@ -2,87 +2,133 @@
 
 Read from the bundle alone: the deck comes from the revealed seed, so every hidden
 card can be named. A bundle of a table at rest (no round named) tells what happened
-at the table since its last round. Only --explain imports this module.
+at the table since its last round. Only what can be read is told, whatever the
+findings: the events that are signed events of the logged shape (step 1), and each
+data member only where it has the type it should. A bundle that is not of a bundle's
+shape, or whose readable events do not start with table_created, has no story. Only
+--explain imports this module.
 """
 
 import json
 import shlex
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fairdeal import cards, randomness
+from fairdeal.errors import EventSchemaError, FairdealError
+from fairdeal.events import Event, SignedEvent
+from fairdeal.verifier.bundle import shape_problem
+from fairdeal.verifier.money import is_balances
 
+NOTHING_TO_TELL = (
+    "Nothing to tell: the bundle is not of a bundle's shape, or no table_created starts its"
+    " readable events."
+)
 _QUIET = {"commitment", "salt", "balances", "transfers", "server_seed", "cards"}
+_TIMES = {"deadline", "seed_deadline", "move_deadline", "game_deadline"}  # epoch milliseconds
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def explain(bundle: dict[str, Any], as_json: bool = False) -> Any:
-    """The story of the bundle's round (or of its table at rest): text, or a dict for --json."""
-    events = [e["event"] for e in bundle["events"] if isinstance(e, dict) and "event" in e]
+def explain(bundle: Any, as_json: bool = False) -> Any:
+    """The story of the bundle's round (or of its table at rest): text, or a dict for
+    --json; NOTHING_TO_TELL (None for --json) when nothing can be told."""
+    events = _readable(bundle)
+    if not events:
+        return None if as_json else NOTHING_TO_TELL
     round_id = bundle["round_id"]
-    created = events[0]
     if round_id is None:
-        story = _at_rest(created, events)
+        story = _at_rest(events)
         return story if as_json else _rest_text(story)
-    mine = [e for e in events if e.get("round") == round_id]
-    story = _story(created, mine, _balances(events, lambda e: e.get("round") == round_id), round_id)
+    mine = [e for e in events if e.round == round_id]
+    before = _balances(events, lambda e: e.round == round_id)
+    story = _story(events[0], mine, before, round_id)
     return story if as_json else _text(story)
 
 
+def _readable(bundle: Any) -> list[Event]:
+    """The events of a bundle that parse as signed events, if the first is table_created."""
+    if shape_problem(bundle) is not None:
+        return []
+    events = []
+    for raw in bundle["events"]:
+        try:
+            events.append(SignedEvent.parse(raw)[0].event)
+        except EventSchemaError:
+            continue
+    return events if events and events[0].type == "table_created" else []
+
+
 def _balances(
-    events: list[dict[str, Any]], stop: Callable[[dict[str, Any]], bool]
+    events: list[Event], stop: Callable[[Event], bool], start: dict[str, int] | None = None
 ) -> dict[str, int]:
-    """The balances the last event before the first one ``stop`` picks left."""
-    balances: dict[str, int] = {}
+    """The balances the last event before the first one ``stop`` picks stated."""
+    balances = start or {}
     for event in events:
         if stop(event):
             break
-        balances = event["data"].get("balances", balances)
+        stated = event.data.get("balances")
+        balances = stated if is_balances(stated) else balances
     return dict(balances)
 
 
-def _at_rest(created: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+def _never(event: Event) -> bool:
+    return False
+
+
+def _text_of(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _list_of(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _game(created: Event) -> tuple[str, Any, Any]:
+    """The game, options and number of decks ``table_created`` names."""
+    options = created.data.get("options")
+    decks = options.get("decks", 1) if isinstance(options, dict) else 1
+    return _text_of(created.data.get("game")), options, decks
+
+
+def _at_rest(events: list[Event]) -> dict[str, Any]:
     """What happened at the table after its last round's reveal (or since it was made)."""
-    reveals = [i for i, e in enumerate(events) if e["type"] == "round_revealed"]
+    reveals = [i for i, e in enumerate(events) if e.type == "round_revealed"]
     since = events[reveals[-1] + 1 if reveals else 0 :]
-    first = since[0]["seq"] if since else None
-    before = _balances(events, lambda e: e["seq"] == first)
-    after = _balances(events, lambda e: False)
+    first = since[0] if since else None
+    before = _balances(events, lambda e: e is first)
+    game, options, _ = _game(events[0])
     return {
-        "table": created["table"],
-        "game": created["data"]["game"],
-        "options": created["data"]["options"],
+        "table": events[0].table,
+        "game": game,
+        "options": options,
         "round": None,
-        "head_seq": events[-1]["seq"],
-        "happened": [_describe(e, []) for e in since],
-        "money": _money(before, after),
+        "head_seq": events[-1].seq,
+        "happened": [_describe(e) for e in since],
+        "money": _money(before, _balances(events, _never)),
     }
 
 
 def _story(
-    created: dict[str, Any], events: list[dict[str, Any]], before: dict[str, int], round_id: str
+    created: Event, events: list[Event], before: dict[str, int], round_id: str
 ) -> dict[str, Any]:
-    by_type = {e["type"]: e for e in events}
+    by_type = {e.type: e.data for e in events}
     opened, sealed = by_type.get("round_opened", {}), by_type.get("round_sealed", {})
-    revealed = by_type.get("round_revealed", {})
-    seeds = sealed.get("data", {}).get("client_seeds", [])
-    seed_hex = revealed.get("data", {}).get("server_seed", "")
-    game, options = created["data"]["game"], created["data"]["options"]
-    decks = options.get("decks", 1)
+    seeds = [s for s in _list_of(sealed.get("client_seeds")) if isinstance(s, str)]
+    seed_hex = _text_of(by_type.get("round_revealed", {}).get("server_seed"))
+    game, options, decks = _game(created)
     deck = _deck(seed_hex, round_id, seeds, {"game": game, "decks": decks})
-    after = before
-    for event in events:
-        after = event["data"].get("balances", after)
     return {
-        "table": created["table"],
+        "table": created.table,
         "game": game,
         "options": options,
         "round": round_id,
-        "seats": opened.get("data", {}).get("seats", []),
+        "seats": _list_of(opened.get("seats")),
         "client_seeds": seeds,
         "server_seed": seed_hex,
         "cards": _cards(events, deck),
-        "happened": [_describe(e, deck) for e in events if e["type"] != "card_dealt"],
-        "money": _money(before, after),
+        "happened": [_describe(e) for e in events if e.type != "card_dealt"],
+        "money": _money(before, _balances(events, _never, before)),
         "check_by_hand": _command(game, decks, round_id, seed_hex, seeds),
     }
 
@@ -93,37 +139,61 @@ def _deck(seed_hex: str, round_id: str, seeds: list[str], rules: dict[str, Any])
         commitment = randomness.seed_commitment(seed)
         key = randomness.shuffle_key(seed, round_id, commitment, seeds, rules)
         return randomness.shuffle(key, cards.canonical_deck(rules["game"], rules["decks"]))
-    except (ValueError, TypeError, KeyError):
+    except (ValueError, TypeError, FairdealError):
         return []
 
 
-def _cards(events: list[dict[str, Any]], deck: list[str]) -> dict[str, list[str]]:
+def _cards(events: list[Event], deck: list[str]) -> dict[str, list[str]]:
     """Each seat's cards as dealt, in order: ``card (face, position)``."""
     hands: dict[str, list[str]] = {}
     for event in events:
-        data = event["data"]
-        if event["type"] != "card_dealt":
+        data = event.data
+        if event.type != "card_dealt":
             continue
         position = data.get("position")
-        card = deck[position] if isinstance(position, int) and position < len(deck) else "?"
+        card = deck[position] if type(position) is int and 0 <= position < len(deck) else "?"
         who = "nobody" if data.get("seat") is None else f"seat {data.get('seat')}"
         hands.setdefault(who, []).append(f"{card} ({data.get('face')}, position {position})")
     return hands
 
 
-def _describe(event: dict[str, Any], deck: list[str]) -> str:
-    who = "the server" if event["actor"] == "server" else event["actor"].replace(":", " ")
-    data = event["data"]
-    words = f"{who}: {event['type'].replace('_', ' ')}"
-    shown = {k: v for k, v in data.items() if k not in _QUIET}
+def _describe(event: Event) -> str:
+    who = "the server" if event.actor == "server" else event.actor.replace(":", " ")
+    data = event.data
+    words = f"[{_when(event.time)}] {who}: {event.type.replace('_', ' ')}"
+    shown = [f"{_json(k)}: {_shown(k, v)}" for k, v in data.items() if k not in _QUIET]
     if shown:
-        words += " " + json.dumps(shown, ensure_ascii=False, separators=(", ", ": "))
-    for transfer in data.get("transfers", []) if isinstance(data.get("transfers"), list) else []:
-        words += f"; {transfer.get('from')} pays {transfer.get('to')} {transfer.get('amount')}"
-    if isinstance(data.get("cards"), list):
-        faces = [str(c.get("card")) for c in data["cards"] if isinstance(c, dict)]
+        words += " {" + ", ".join(shown) + "}"
+    for paid in (t for t in _list_of(data.get("transfers")) if isinstance(t, dict)):
+        words += f"; {paid.get('from')} pays {paid.get('to')} {paid.get('amount')}"
+    faces = [str(c.get("card")) for c in _list_of(data.get("cards")) if isinstance(c, dict)]
+    if faces:
         words += f"; shows {' '.join(faces)}"
     return words
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _shown(name: str, value: Any) -> str:
+    """A data member's value as JSON; a time, in epoch milliseconds, with its UTC time."""
+    if name in _TIMES and type(value) is int:
+        return _when(value)
+    return _json(value)
+
+
+def utc(milliseconds: int) -> str:
+    """Epoch milliseconds as UTC ISO 8601 (``2025-10-09T08:53:20.000Z``); "?" out of range."""
+    try:
+        moment = _EPOCH + timedelta(milliseconds=milliseconds)
+    except OverflowError:
+        return "?"
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _when(milliseconds: int) -> str:
+    return f"{milliseconds} ({utc(milliseconds)})"
 
 
 def _money(before: dict[str, int], after: dict[str, int]) -> list[dict[str, Any]]:
@@ -140,12 +210,14 @@ def _money(before: dict[str, int], after: dict[str, int]) -> list[dict[str, Any]
 
 
 def _command(game: str, decks: Any, round_id: str, seed: str, seeds: list[str]) -> str:
+    """``fairdeal deck`` for the round, quoted for a POSIX shell. Values taken from the log
+    are joined to their option (``--client-seed=-x``): a seed that starts with "-" is
+    then never read as an option."""
     parts = ["fairdeal", "deck", "--game", game]
     if game == "kvitlach":
         parts += ["--decks", str(decks)]
-    parts += ["--round-id", round_id, "--server-seed", seed]
-    for client in seeds:
-        parts += ["--client-seed", client]
+    parts += [f"--round-id={round_id}", "--server-seed", seed]
+    parts += [f"--client-seed={client}" for client in seeds]
     return " ".join(shlex.quote(p) for p in [*parts, "--salts"])
 
 

@@ -17,16 +17,17 @@ from typing import Any
 
 from fairdeal import merkle
 from fairdeal.note import Checkpoint
-from verifier import bundle, log
-from verifier.findings import Finding, Report
-from verifier.inputs import (
+from fairdeal.verifier import bundle, log
+from fairdeal.verifier.findings import Finding, Report
+from fairdeal.verifier.inputs import (
     InputError,
     Line,
     literal_colons,
     loads_noting_duplicates,
     loads_unchecked,
+    refuse_duplicates_outside,
 )
-from verifier.trust import Trust
+from fairdeal.verifier.trust import Trust
 
 _TABLE_HINT = re.compile(rb'"table_id"\s*:\s*"([^"\\]{1,64})"')
 _MEMO_TABLES = 32
@@ -71,6 +72,8 @@ class LineChecker:
 
     def _read_exactly(self, line: Line) -> bundle.Result:
         obj, duplicates = loads_noting_duplicates(line.data)
+        if duplicates:  # (0) in a signed event, step (2) reports it
+            refuse_duplicates_outside(obj, "events")
         table = obj.get("table_id") if isinstance(obj, dict) else None
         memo = self.memos.get(table) if isinstance(table, str) else None
         result, new_memo = self._bundle(line, obj, duplicates, memo)
@@ -129,7 +132,7 @@ def results(lines: Iterable[Line], trust: Trust, jobs: int) -> Iterator[bundle.R
         checker = LineChecker(trust)
         yield from (checker.check(line) for line in lines)
         return
-    from verifier import parallel
+    from fairdeal.verifier import parallel
 
     yield from parallel.results(lines, trust, jobs, route)
 
@@ -142,14 +145,16 @@ def route(line: Line) -> int:
 
 @dataclass
 class Pinned:
-    """What the command line pins besides the keys: checkpoints and consistency proofs."""
+    """What the command line pins besides the keys: checkpoints and consistency proofs,
+    and whether the input is ``partial``, not the whole log from leaf 0 (a filtered
+    export, or one bundle): then leaves missing around its lines are expected."""
 
     checkpoint: Checkpoint | None = None
     previous: Checkpoint | None = None
-    proofs: dict[tuple[int, int], tuple[bytes, ...]] = field(default_factory=dict)
+    proofs: dict[tuple[int, int], log.ConsistencyProof] = field(default_factory=dict)
     partial: bool = False
 
-    def proof(self, first: int, second: int) -> tuple[bytes, ...] | None:
+    def proof(self, first: int, second: int) -> log.ConsistencyProof | None:
         return self.proofs.get((first, second))
 
 
@@ -159,7 +164,7 @@ class Across:
     def __init__(self, pinned: Pinned) -> None:
         self.pinned = pinned
         self.findings: list[Finding] = []
-        self.next_leaf: int | None = None
+        self.next_leaf: int | None = None if pinned.partial else 0  # the whole log: from 0
         self.tree: log.RootBuilder | None = log.RootBuilder()
         self.roots: dict[int, bytes] = {}  # checkpoint size -> root, as signed
         self.proven: set[int] = set()  # sizes whose root the export's leaves reproduce
@@ -274,7 +279,8 @@ class Across:
                 self.findings.append(problem)
 
     def _consistent(self, previous: Checkpoint, pinned: Checkpoint) -> None:
-        if previous.size in self.decided and pinned.size in self.decided:
+        both = previous.size in self.decided and pinned.size in self.decided
+        if both and previous.size <= pinned.size:
             return  # both roots were compared with the export's own leaves
         proof = self.pinned.proof(previous.size, pinned.size)
         problem = log.check_consistency(previous, pinned, proof)

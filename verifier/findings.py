@@ -13,7 +13,7 @@ VALID, INVALID, UNUSABLE = "valid", "invalid", "unusable"
 # code: (step, what it means). Step 0 is "the input cannot be used": exit status 2.
 CODES: dict[str, tuple[int, str]] = {
     "input.unreadable": (0, "a file cannot be read"),
-    "input.malformed_json": (0, "not JSON, or JSON the log never writes"),
+    "input.malformed_json": (0, "not UTF-8 JSON, or JSON the log never writes"),
     "input.too_large": (0, "over a hard size limit"),
     "input.wrong_format": (0, "not a bundle, export, checkpoint or proof"),
     "input.missing_proof": (0, "a claim needs a proof that was not given"),
@@ -30,6 +30,7 @@ CODES: dict[str, tuple[int, str]] = {
     "sig.hash_mismatch": (4, "the stated hash is not the event's hash"),
     "sig.unknown_key": (4, "signed by a key that is not trusted"),
     "sig.bad_signature": (4, "the signature does not verify"),
+    "sig.wrong_key": (4, "no event is signed by a trusted key (one finding for the bundle)"),
     "time.went_back": (5, "an event is stamped before the event before it"),
     "time.timeout_early": (5, "a timeout is stamped before its deadline"),
     "seed.commitment": (6, "the revealed seed is not the one committed to"),

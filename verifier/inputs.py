@@ -1,7 +1,9 @@
-"""Reading untrusted input: strict JSON under hard limits, a line at a time.
+"""Reading untrusted input (step 0): strict JSON under hard limits, a line at a time.
 
 Nothing here trusts its input's size. A line longer than the limit is skipped in
-blocks (never held whole), so an absurdly large file costs time, not memory.
+blocks (never held whole), so an absurdly large file costs time, not memory. Text is
+UTF-8 without a byte order mark; JSON is what the log could write: no NaN, and no
+member name twice in one object (except inside a signed event, which step 2 reports).
 """
 
 import json
@@ -27,12 +29,18 @@ LIMITS = Limits()
 
 
 class InputError(Exception):
-    """Input that cannot be used; ``code`` is its finding code (step 0)."""
+    """Input that cannot be used; ``code`` is its finding code (step 0).
+
+    Its ``args`` are both arguments, so that it pickles: an export line that cannot be
+    read carries one to a --jobs worker process."""
 
     def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
+        super().__init__(code, reason)
         self.code = code
         self.reason = reason
+
+    def __str__(self) -> str:
+        return self.reason
 
 
 class DuplicateKeys(dict[str, Any]):
@@ -68,8 +76,32 @@ def _constant(name: str) -> Any:
 
 
 def loads(data: bytes | str) -> Any:
-    """Parse JSON strictly; InputError if it is not JSON."""
-    return loads_noting_duplicates(data)[0]
+    """Parse JSON strictly, a member name twice refused too; InputError if it is not JSON
+    the log could write."""
+    value, duplicates = loads_noting_duplicates(data)
+    if duplicates:
+        raise InputError("input.malformed_json", _REPEATED)
+    return value
+
+
+_REPEATED = "a member name appears twice in one object"
+BOM = b"\xef\xbb\xbf"  # UTF-8's byte order mark
+
+
+def refuse_bom(data: bytes, what: str) -> None:
+    """InputError if a file starts with a byte order mark: its text is UTF-8 without one."""
+    if data.startswith(BOM):
+        raise InputError("input.malformed_json", f"{what} starts with a byte order mark")
+
+
+def text_of(data: bytes, what: str) -> str:
+    """The text of an input that is not JSON (a checkpoint note, a key): UTF-8 without a
+    byte order mark, as JSON must be too."""
+    refuse_bom(data, what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("input.malformed_json", f"{what} is not UTF-8 text") from None
 
 
 def loads_noting_duplicates(data: bytes | str) -> tuple[Any, bool]:
@@ -133,6 +165,35 @@ def has_duplicates(value: Any) -> bool:
     if isinstance(value, list):
         return any(has_duplicates(v) for v in value)
     return False
+
+
+def refuse_duplicates_outside(value: Any, member: str) -> None:
+    """InputError if an object of ``value`` other than those under its ``member`` was
+    read with a repeated member name: outside a bundle's events, nothing reports it."""
+    if isinstance(value, DuplicateKeys) or (
+        isinstance(value, dict) and any(has_duplicates(v) for k, v in value.items() if k != member)
+    ):
+        raise InputError("input.malformed_json", f"{_REPEATED}, outside the {member}")
+
+
+def refuse_server_error(obj: Any, what: str) -> None:
+    """InputError relaying what the service said, for its error body ({"error": {"code",
+    "message", "details"}}) saved in place of a bundle, checkpoint or proof."""
+    error = obj.get("error") if isinstance(obj, dict) and len(obj) == 1 else None
+    if not isinstance(error, dict) or not {"code", "message"} <= error.keys():
+        return
+    said = f"the server answered {_printable(error['code'])}: {_printable(error['message'])}"
+    if error.get("details"):
+        said += f" ({_printable(error['details'])})"
+    prefix = "" if what == "the input" else f"{what}: "
+    raise InputError("input.wrong_format", prefix + said)
+
+
+def _printable(value: Any, limit: int = 200) -> str:
+    """A value of the input as one short line of text (nothing that moves the cursor)."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass(frozen=True)

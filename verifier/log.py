@@ -17,12 +17,14 @@ from fairdeal.note import (
     BadNoteSignatureError,
     Checkpoint,
     CheckpointOriginError,
+    MalformedNoteError,
     UntrustedNoteError,
     open_note,
+    read_note,
 )
-from verifier.findings import Finding
-from verifier.inputs import LIMITS, InputError, loads
-from verifier.trust import Trust
+from fairdeal.verifier.findings import Finding
+from fairdeal.verifier.inputs import LIMITS, InputError, loads, refuse_server_error, text_of
+from fairdeal.verifier.trust import Trust
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
@@ -78,9 +80,10 @@ def check_inclusion(
 
 
 def check_consistency(
-    old: Checkpoint, new: Checkpoint, proof: Sequence[bytes] | None, place: Place = Place()
+    old: Checkpoint, new: Checkpoint, proof: "ConsistencyProof | None", place: Place = Place()
 ) -> Finding | None:
-    """(17) ``new`` extends ``old``: same size means same root, else a proof is needed."""
+    """(17) ``new`` extends ``old``: same size means same root, else a proof is needed,
+    and the roots it states, if any, are the checkpoints'."""
     if new.size < old.size:
         return place.finding("checkpoint.rollback", f"size {new.size} after size {old.size}")
     if new.size == old.size:
@@ -92,8 +95,11 @@ def check_consistency(
     if proof is None:
         reason = f"no consistency proof from size {old.size} to {new.size}"
         return place.finding("input.missing_proof", reason)
+    if not proof.states_only(old.root_hash, new.root_hash):
+        reason = f"{old.size} -> {new.size}: from_root and to_root are not the checkpoints' roots"
+        return place.finding("checkpoint.inconsistent", reason)
     try:
-        merkle.verify_consistency(old.size, new.size, proof, old.root_hash, new.root_hash)
+        merkle.verify_consistency(old.size, new.size, proof.proof, old.root_hash, new.root_hash)
     except merkle.MerkleError as e:
         return place.finding("checkpoint.inconsistent", f"{old.size} -> {new.size}: {e}")
     return None
@@ -132,32 +138,135 @@ def hashes(value: Any, what: str) -> list[bytes]:
     return [bytes.fromhex(h) for h in value]
 
 
+def _stated(root: bytes | None, actual: bytes) -> bool:
+    """Whether a root a proof file states beside its proof (unsigned) is ``actual``."""
+    return root is None or hmac.compare_digest(root, actual)
+
+
 @dataclass(frozen=True)
 class ConsistencyProof:
+    """The service's consistency answer; ``from_root`` and ``to_root`` when it states them."""
+
     first: int
     second: int
     proof: tuple[bytes, ...]
+    from_root: bytes | None = None
+    to_root: bytes | None = None
+
+    def states_only(self, old_root: bytes, new_root: bytes) -> bool:
+        return _stated(self.from_root, old_root) and _stated(self.to_root, new_root)
 
 
-def read_checkpoint_note(data: bytes) -> str:
-    """A checkpoint file: the signed note itself, or the service's {size, root_hash, note}."""
-    text = data.decode("utf-8", "replace")
+@dataclass(frozen=True)
+class InclusionProof:
+    """The service's inclusion answer, and where its head belongs."""
+
+    place: Place
+    index: int
+    size: int
+    head: bytes
+    root: bytes | None  # root_hash, when it is stated
+    proof: tuple[bytes, ...]
+
+
+@dataclass(frozen=True)
+class CheckpointFile:
+    """A checkpoint as a file holds it: its signed note, and in the service's JSON form
+    the size and root stated beside the note (unsigned: they must be the note's)."""
+
+    note: str
+    stated: tuple[int, bytes] | None = None
+
+
+_CHECKPOINT_JSON = {"size", "root_hash", "note"}
+
+
+def read_checkpoint_file(data: bytes, what: str) -> CheckpointFile:
+    """(0) A checkpoint file: the signed note itself (line feeds after it are the file's,
+    as ``jq -r .note`` writes them), or the service's {"size", "root_hash", "note"};
+    InputError unless it holds a signed note's text. Its signatures are step (16)'s."""
+    text = text_of(data, what)
     if text.lstrip().startswith("{"):
-        obj = loads(data)
-        note = obj.get("note") if isinstance(obj, dict) else None
-        if not isinstance(note, str):
-            raise InputError("input.wrong_format", "a checkpoint JSON has a note member")
-        return note
-    return text
+        found = _checkpoint_json(loads(data), what)
+    else:  # a signature line is never empty: a note ends at its first line feed of two
+        found = CheckpointFile(text.rstrip("\n") + "\n" if text.endswith("\n\n") else text)
+    try:
+        read_note(found.note)
+    except MalformedNoteError as e:
+        raise InputError("input.wrong_format", f"{what} is not a signed note: {e}") from None
+    return found
+
+
+def _checkpoint_json(obj: Any, what: str) -> CheckpointFile:
+    refuse_server_error(obj, what)
+    if not (
+        isinstance(obj, dict)
+        and set(obj) == _CHECKPOINT_JSON
+        and type(obj["size"]) is int
+        and isinstance(obj["root_hash"], str)
+        and _HEX64.fullmatch(obj["root_hash"])
+        and isinstance(obj["note"], str)
+    ):
+        reason = f"{what} in JSON is exactly size, root_hash (64 lowercase hex) and note"
+        raise InputError("input.wrong_format", reason)
+    return CheckpointFile(obj["note"], (obj["size"], bytes.fromhex(obj["root_hash"])))
+
+
+def open_checkpoint_file(
+    found: CheckpointFile, trust: Trust
+) -> tuple[Checkpoint | None, Finding | None]:
+    """(16) A checkpoint file's note opened with the pinned keys; the size and root stated
+    beside it, if any, are its checkpoint's."""
+    checkpoint, problem = open_checkpoint(found.note, trust, None)
+    if checkpoint is None or found.stated in (None, (checkpoint.size, checkpoint.root_hash)):
+        return checkpoint, problem
+    reason = "its size and root_hash are not its signed note's"
+    return checkpoint, Place().finding("checkpoint.malformed", reason)
 
 
 def read_consistency(data: bytes) -> ConsistencyProof:
-    """The service's consistency answer: {from, to, proof[, from_root, to_root]}."""
+    """(0) The service's consistency answer: {from, to, proof[, from_root, to_root]}."""
     obj = loads(data)
+    refuse_server_error(obj, "the consistency proof")
     if (
         not isinstance(obj, dict)
         or type(obj.get("from")) is not int
         or type(obj.get("to")) is not int
     ):
         raise InputError("input.wrong_format", "a consistency proof has integer from and to")
-    return ConsistencyProof(obj["from"], obj["to"], tuple(hashes(obj.get("proof"), "proof")))
+    proof = tuple(hashes(obj.get("proof"), "proof"))
+    first, second = _optional_hash(obj, "from_root"), _optional_hash(obj, "to_root")
+    return ConsistencyProof(obj["from"], obj["to"], proof, first, second)
+
+
+def read_inclusion(obj: dict[str, Any]) -> InclusionProof:
+    """(0) The service's inclusion answer: {leaf_index, tree_size, head_hash, proof
+    [, root_hash, round_id, table_id, seq]}."""
+    index, size = obj["leaf_index"], obj["tree_size"]
+    if type(index) is not int or type(size) is not int:
+        raise InputError("input.wrong_format", "leaf_index and tree_size are integers")
+    head = hashes([obj["head_hash"]], "head_hash")[0]
+    table, round_id = obj.get("table_id"), obj.get("round_id")
+    place = Place(
+        table if isinstance(table, str) else None, round_id if isinstance(round_id, str) else None
+    )
+    proof = tuple(hashes(obj["proof"], "proof"))
+    return InclusionProof(place, index, size, head, _optional_hash(obj, "root_hash"), proof)
+
+
+def _optional_hash(obj: dict[str, Any], member: str) -> bytes | None:
+    return hashes([obj[member]], member)[0] if member in obj else None
+
+
+def check_inclusion_proof(proof: InclusionProof, checkpoint: Checkpoint) -> list[Finding]:
+    """(15) An inclusion proof given as the input, against the pinned --checkpoint."""
+    place = proof.place
+    if proof.size != checkpoint.size:
+        reason = f"proof for size {proof.size}, not {checkpoint.size}"
+        return [place.finding("log.not_in_checkpoint", reason)]
+    if not _stated(proof.root, checkpoint.root_hash):
+        return [place.finding("log.inclusion", "root_hash is not the checkpoint's root")]
+    found = check_inclusion(
+        proof.head, proof.index, proof.size, proof.proof, checkpoint.root_hash, place=place
+    )
+    return [found] if found else []

@@ -7,10 +7,10 @@ the table only as a seat's deposit (``deposit``, ``buy_in``) and leaves only as 
 the game modules: a settlement bug in the rules shows here too.
 """
 
-from typing import Any
+from typing import Any, TypeGuard
 
-from fairdeal.events import Event, actor_seat
-from verifier.findings import Finding
+from fairdeal.events import Event, concerned_seat
+from fairdeal.verifier.findings import Finding
 
 MONEY_IN = ("deposit", "buy_in")
 MONEY_OUT = ("withdrawal",)
@@ -48,7 +48,7 @@ class MoneyChecker:
         if stated is None:
             self.balances = expected
             return
-        if not _is_balances(stated):
+        if not is_balances(stated):
             self._find("schema.data", event, "balances map accounts to non-negative integers")
             self.balances = expected
             return
@@ -83,10 +83,7 @@ def _amounts(data: Any, names: tuple[str, ...]) -> list[int]:
 
 
 def _account(event: Event) -> str:
-    seat = event.data.get("seat")
-    if type(seat) is int:
-        return f"seat:{seat}"
-    number = actor_seat(event.actor)
+    number = concerned_seat(event)
     return "server" if number is None else f"seat:{number}"
 
 
@@ -102,7 +99,8 @@ def _is_transfer(value: Any) -> bool:
     )
 
 
-def _is_balances(value: Any) -> bool:
+def is_balances(value: Any) -> TypeGuard[dict[str, int]]:
+    """Whether ``value`` is balances: accounts mapped to non-negative integers."""
     return isinstance(value, dict) and all(
         isinstance(k, str) and type(v) is int and v >= 0 for k, v in value.items()
     )

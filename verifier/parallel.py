@@ -11,9 +11,9 @@ import queue
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from verifier.bundle import Result
-from verifier.inputs import InputError, Line
-from verifier.trust import Trust
+from fairdeal.verifier.bundle import Result
+from fairdeal.verifier.inputs import InputError, Line
+from fairdeal.verifier.trust import Trust
 
 _CHUNK = 16
 _QUEUED = 4
@@ -25,7 +25,7 @@ def _worker(
     tasks: "multiprocessing.Queue[_Chunk | None]",
     done: "multiprocessing.Queue[list[tuple[int, Result]]]",
 ) -> None:
-    from verifier.export import LineChecker
+    from fairdeal.verifier.export import LineChecker
 
     checker = LineChecker(trust)
     while (chunk := tasks.get()) is not None:

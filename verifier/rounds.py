@@ -15,7 +15,7 @@ from typing import Any
 from fairdeal import cards, randomness
 from fairdeal.errors import SeedError
 from fairdeal.events import Event, actor_seat
-from verifier.findings import Finding
+from fairdeal.verifier.findings import Finding
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _FACES = {"up": "card", "down": "commitment", "blind": "commitment"}

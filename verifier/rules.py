@@ -17,7 +17,7 @@ from fairdeal.errors import FairdealError, GameError
 from fairdeal.events import Draft, Event
 from fairdeal.games.base import Command, Game
 from fairdeal.table import created_draft, records
-from verifier.findings import CODES, Finding
+from fairdeal.verifier.findings import CODES, Finding
 
 
 @dataclass(frozen=True)

@@ -2,25 +2,33 @@
 or a proof. The kind is told from the content, not from the file name."""
 
 import argparse
+import dataclasses
 import io
 import os
+import sys
 from collections.abc import Iterator
 from typing import IO, Any, cast
 
 from fairdeal.note import Checkpoint
-from verifier import export, log
-from verifier.findings import Report
-from verifier.inputs import (
+from fairdeal.verifier import export, log
+from fairdeal.verifier.findings import Report
+from fairdeal.verifier.inputs import (
     LIMITS,
     InputError,
     Line,
     loads,
+    loads_noting_duplicates,
     open_input,
     read_lines,
     read_small,
+    refuse_bom,
+    refuse_server_error,
+    text_of,
 )
-from verifier.progress import Progress
-from verifier.trust import Trust, load_trust
+from fairdeal.verifier.progress import Progress
+from fairdeal.verifier.trust import Trust, load_trust
+
+_NOTE_MARK = "\n\n\u2014 "  # a signed note's blank line, then its first signature line
 
 
 def run(args: argparse.Namespace) -> tuple[Report, Any]:
@@ -31,11 +39,14 @@ def run(args: argparse.Namespace) -> tuple[Report, Any]:
     if args.input is None:
         _checkpoints_only(pinned, report)
         return report, None
-    stream, whole = _open(args.input)
-    with stream:
-        if whole is not None:
-            return _small(whole, args, trust, pinned, report)
-        _export(read_lines(stream), args, trust, pinned, report, size=_size(args.input))
+    with open_input(args.input) as stream:
+        head = stream.read(LIMITS.max_line_bytes + 1)
+        refuse_bom(head, "the input")  # a whole export's, not its first line's alone
+        if len(head) <= LIMITS.max_line_bytes:  # small enough to be one document
+            return _small(head, args, trust, pinned, report)
+        lines = read_lines(cast(IO[bytes], _Joined(head, stream)))
+        _export(lines, args, trust, pinned, report, size=_size(args.input))
+    _not_told(args, report)
     return report, None
 
 
@@ -48,13 +59,13 @@ def _pinned(args: argparse.Namespace, trust: Trust, report: Report) -> export.Pi
         pinned.previous = previous
     for path in args.consistency_proof:
         proof = log.read_consistency(_read(path, "consistency proof"))
-        pinned.proofs[proof.first, proof.second] = proof.proof
+        pinned.proofs[proof.first, proof.second] = proof
     return pinned
 
 
 def _checkpoint(path: str, trust: Trust, report: Report, what: str) -> Checkpoint | None:
-    note = log.read_checkpoint_note(_read(path, what))
-    checkpoint, problem = log.open_checkpoint(note, trust, None)
+    found = log.read_checkpoint_file(_read(path, what), f"the {what}")
+    checkpoint, problem = log.open_checkpoint_file(found, trust)
     report.checked.append(f"{what} {os.path.basename(path)}")
     if problem is not None:
         report.add([problem])
@@ -74,15 +85,6 @@ def _checkpoints_only(pinned: export.Pinned, report: Report) -> None:
         report.add([problem] if problem else [])
 
 
-def _open(path: str) -> tuple[IO[bytes], bytes | None]:
-    """The input, and its whole content when it is small enough to be one document."""
-    stream = open_input(path)
-    head = stream.read(LIMITS.max_line_bytes + 1)
-    if len(head) <= LIMITS.max_line_bytes:
-        return stream, head
-    return cast(IO[bytes], _Joined(head, stream)), None
-
-
 def _size(path: str) -> int | None:
     try:
         return None if path == "-" else os.path.getsize(path)
@@ -93,33 +95,30 @@ def _size(path: str) -> int | None:
 def _small(
     data: bytes, args: argparse.Namespace, trust: Trust, pinned: export.Pinned, report: Report
 ) -> tuple[Report, Any]:
-    text = data.lstrip()
-    if not text:
+    start = data.lstrip()[:1]
+    if not start:
         raise InputError("input.wrong_format", "the input is empty")
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError("input.malformed_json", "the input is not UTF-8 text") from None
-    if not text.startswith((b"{", b"[")):
-        if b"\n\n\xe2\x80\x94 " not in data:
+    if start not in (b"{", b"["):
+        if _NOTE_MARK not in text_of(data, "the input"):
             raise InputError("input.wrong_format", "not a bundle, export, checkpoint or proof")
-        return _note_input(data, trust, pinned, report), None
-    if text.startswith(b"["):
+        found = log.read_checkpoint_file(data, "the checkpoint")
+        return _checkpoint_input(found, trust, pinned, report), None
+    if start == b"[":
         loads(data)  # a JSON array is never a fairdeal input: say why it is unusable
         raise InputError("input.wrong_format", "a JSON array is not a bundle or an export")
     try:
-        obj = loads(data)
-    except InputError:
-        obj = None  # several lines: an export
-    if isinstance(obj, dict) and "format" not in obj:
-        return _proof_input(obj, pinned, report), None
-    if obj is None:
+        obj, _ = loads_noting_duplicates(data)
+    except InputError:  # several lines: an export
         _export(read_lines(io.BytesIO(data)), args, trust, pinned, report, size=len(data))
+        _not_told(args, report)
         return report, None
-    _export(iter([Line(1, data)]), args, trust, pinned, report, size=None, jobs=1)
+    if "format" not in obj:
+        return _object_input(data, obj, trust, pinned, report), None
+    one_leaf = dataclasses.replace(pinned, partial=True)
+    _export(iter([Line(1, data)]), args, trust, one_leaf, report, size=None, jobs=1)
     story = None
-    if args.explain and isinstance(obj, dict) and report.verdict != "unusable":
-        from verifier.explain import explain
+    if args.explain and report.verdict != "unusable":
+        from fairdeal.verifier.explain import explain
 
         story = explain(obj, as_json=args.json)
     return report, story
@@ -151,6 +150,17 @@ def _export(
     )
 
 
+def _not_told(args: argparse.Namespace, report: Report) -> None:
+    """--explain tells one bundle; an export's rounds are verified, not told: say so."""
+    if args.explain:
+        print(
+            f"fairdeal-verify: --explain tells a single bundle, and {args.input} is an export "
+            f"of {report.rounds} bundle(s): nothing told (a line of it saved as a file of its "
+            "own is a bundle that --explain tells)",
+            file=sys.stderr,
+        )
+
+
 class _Counter:
     """Bytes of the lines read so far, for the progress bar."""
 
@@ -163,67 +173,56 @@ class _Counter:
             yield line
 
 
-def _note_input(data: bytes, trust: Trust, pinned: export.Pinned, report: Report) -> Report:
+def _checkpoint_input(
+    found: log.CheckpointFile, trust: Trust, pinned: export.Pinned, report: Report
+) -> Report:
     # (16) a checkpoint given as the input; (17) against --checkpoint / --previous-checkpoint
-    note = log.read_checkpoint_note(data)
-    checkpoint, problem = log.open_checkpoint(note, trust, None)
+    checkpoint, problem = log.open_checkpoint_file(found, trust)
     report.checked.append("checkpoint")
-    if problem is not None or checkpoint is None:
-        report.add([problem] if problem else [])
+    report.add([problem] if problem else [])
+    if checkpoint is None:
         return report
     for other in (pinned.previous, pinned.checkpoint):
         if other is None:
             continue
         old, new = (other, checkpoint) if other.size <= checkpoint.size else (checkpoint, other)
-        found = log.check_consistency(old, new, pinned.proof(old.size, new.size))
-        report.add([found] if found else [])
+        broken = log.check_consistency(old, new, pinned.proof(old.size, new.size))
+        report.add([broken] if broken else [])
     return report
 
 
-def _proof_input(obj: dict[str, Any], pinned: export.Pinned, report: Report) -> Report:
-    """An inclusion proof ({leaf_index, tree_size, head_hash, proof}) or a consistency one."""
-    checkpoint = pinned.checkpoint
+def _object_input(
+    data: bytes, obj: dict[str, Any], trust: Trust, pinned: export.Pinned, report: Report
+) -> Report:
+    """A JSON object other than a bundle: a proof, or a checkpoint in its JSON form."""
+    refuse_server_error(obj, "the input")
     if {"from", "to", "proof"} <= obj.keys():
-        report.checked.append("consistency proof")
-        proof = log.read_consistency(_dumps(obj))
-        if checkpoint is None or pinned.previous is None:
-            raise InputError("input.missing_proof", "a consistency proof needs both checkpoints")
-        pinned.proofs[proof.first, proof.second] = proof.proof
-        _checkpoints_only(pinned, report)
-        return report
-    if not {"leaf_index", "tree_size", "head_hash", "proof"} <= obj.keys():
-        raise InputError("input.wrong_format", "not a bundle, export, checkpoint or proof")
-    report.checked.append("inclusion proof")
-    if checkpoint is None:
-        raise InputError("input.missing_proof", "an inclusion proof needs --checkpoint")
-    index, size, head = obj["leaf_index"], obj["tree_size"], obj["head_hash"]
-    if type(index) is not int or type(size) is not int or not isinstance(head, str):
-        raise InputError("input.wrong_format", "leaf_index, tree_size and head_hash")
-    heads = log.hashes([head], "head_hash")
-    table, round_id = obj.get("table_id"), obj.get("round_id")
-    place = log.Place(
-        table if isinstance(table, str) else None, round_id if isinstance(round_id, str) else None
-    )
-    if size != checkpoint.size:
-        report.add(
-            [
-                place.finding(
-                    "log.not_in_checkpoint", f"proof for size {size}, not {checkpoint.size}"
-                )
-            ]
-        )
-        return report
-    found = log.check_inclusion(
-        heads[0], index, size, log.hashes(obj["proof"], "proof"), checkpoint.root_hash, place=place
-    )
-    report.add([found] if found else [])
+        return _consistency_input(data, pinned, report)
+    if "note" in obj:
+        found = log.read_checkpoint_file(data, "the checkpoint")
+        return _checkpoint_input(found, trust, pinned, report)
+    if {"leaf_index", "tree_size", "head_hash", "proof"} <= obj.keys():
+        return _inclusion_input(data, pinned, report)
+    raise InputError("input.wrong_format", "not a bundle, export, checkpoint or proof")
+
+
+def _consistency_input(data: bytes, pinned: export.Pinned, report: Report) -> Report:
+    report.checked.append("consistency proof")
+    proof = log.read_consistency(data)
+    if pinned.checkpoint is None or pinned.previous is None:
+        raise InputError("input.missing_proof", "a consistency proof needs both checkpoints")
+    pinned.proofs[proof.first, proof.second] = proof
+    _checkpoints_only(pinned, report)
     return report
 
 
-def _dumps(obj: dict[str, Any]) -> bytes:
-    import json
-
-    return json.dumps(obj).encode()
+def _inclusion_input(data: bytes, pinned: export.Pinned, report: Report) -> Report:
+    report.checked.append("inclusion proof")
+    proof = log.read_inclusion(loads(data))
+    if pinned.checkpoint is None:
+        raise InputError("input.missing_proof", "an inclusion proof needs --checkpoint")
+    report.add(log.check_inclusion_proof(proof, pinned.checkpoint))
+    return report
 
 
 class _Joined(io.RawIOBase):

@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from fairdeal.errors import FairdealError
 from fairdeal.keys import KeySet, load_public_key, raw_public_key
 from fairdeal.note import NoteVerifier
-from verifier.inputs import LIMITS, InputError, open_input, read_small
+from fairdeal.verifier.inputs import LIMITS, InputError, open_input, read_small, text_of
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def _one_key(spec: str) -> tuple[Ed25519PublicKey, str | None]:
         return verifier.public_key, verifier.name
     with open_input(spec) as stream:
         pem = read_small(stream, f"key file {spec}")
-    text = pem.decode("utf-8", "replace").strip()
+    text = text_of(pem, f"key file {spec}").strip()
     if text.count("+") >= 2 and "BEGIN" not in text:
         return _one_key_string(text)
     try:

@@ -8,9 +8,14 @@ Locking: ``lock_table`` serializes writers of one table (SQLite: the whole datab
 taken by BEGIN IMMEDIATE; PostgreSQL: SELECT ... FOR UPDATE on the table's row).
 ``append_leaf`` and ``put_checkpoint`` take the one log lock (PostgreSQL: FOR UPDATE on
 the single log row). Callers lock the table before the log, never the other way.
+
+Reads go through ``Store.reader()``: a read-only snapshot (SQLite: a deferred transaction
+in WAL mode; PostgreSQL: REPEATABLE READ, READ ONLY) that takes no lock, so a reader never
+waits for a writer and no writer waits for a reader.
 """
 
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -21,6 +26,36 @@ class StorageError(Exception):
 
 class ConflictError(StorageError):
     """A write that would break a uniqueness rule (a duplicate seq, table id or leaf)."""
+
+
+class StorageUnavailableError(StorageError):
+    """The database cannot do the work for now: its connection was lost or refused, its disk
+    is full or read-only, or its lock was held past the busy timeout. The transaction was
+    rolled back (unless the failure came at its COMMIT: the subclass below); the same work may
+    succeed later."""
+
+
+class CommitOutcomeUnknownError(StorageUnavailableError):
+    """The database became unavailable during COMMIT: the transaction may have been stored
+    or not."""
+
+
+@contextmanager
+def committing() -> Iterator[None]:
+    """Around a COMMIT: any failure there but a conflict leaves the outcome unknown (the
+    connection lost before the answer came; SQLite failing the checkpoint that follows a
+    commit)."""
+    try:
+        yield
+    except ConflictError:
+        raise
+    except StorageError as e:
+        raise CommitOutcomeUnknownError(f"during COMMIT: {first_line(e)}") from e
+
+
+def first_line(error: Exception) -> str:
+    """A driver's message, often several lines of hints, as one line for a log."""
+    return next(iter(str(error).strip().splitlines()), type(error).__name__)
 
 
 @dataclass(frozen=True)
@@ -70,31 +105,25 @@ class CheckpointRow:
     signed_at: int
 
 
-class Transaction(Protocol):
-    # Tables
-    def create_table(self, table_id: str, game: str, created_at: int) -> None: ...
-    def lock_table(self, table_id: str) -> TableRow | None: ...
-    def set_deadline(self, table_id: str, deadline: int | None) -> None: ...
+class Reader(Protocol):
+    """What a read-only snapshot answers."""
+
+    def table_row(self, table_id: str) -> TableRow | None: ...
     def due_tables(self, now: int, limit: int) -> list[str]: ...
 
-    # Events: signed event JSON objects, appended with seq = the table's next seq.
-    def append_events(self, table_id: str, events: list[dict[str, Any]]) -> None: ...
-    def events(self, table_id: str, from_seq: int = 0) -> list[dict[str, Any]]: ...
+    # Events: signed event JSON objects, by seq.
+    def events(
+        self, table_id: str, from_seq: int = 0, limit: int | None = None
+    ) -> list[dict[str, Any]]: ...
+    def events_through(self, table_id: str, last_seq: int) -> list[dict[str, Any]]: ...
+    def last_seq(self, table_id: str) -> int | None: ...
     def round_events(self, table_id: str, round_id: str) -> list[dict[str, Any]]: ...
+    def round_last_seq(self, table_id: str, round_id: str) -> int | None: ...
 
     # Rounds: the server seed is kept from the commitment until (and after) the reveal.
-    def put_round(
-        self, round_id: str, table_id: str, number: int, server_seed: bytes, opened_at: int
-    ) -> None: ...
     def get_round(self, round_id: str) -> RoundRow | None: ...
-    def finish_round(
-        self, round_id: str, head_hash: bytes, leaf_index: int, finished_at: int
-    ) -> None: ...
 
     # Tables' heads at rest (no round open), each a leaf of the Merkle log.
-    def put_table_head(
-        self, table_id: str, seq: int, head_hash: bytes, leaf_index: int, finished_at: int
-    ) -> None: ...
     def table_head(self, table_id: str, seq: int | None) -> HeadRow | None: ...
     def logged_heads(
         self,
@@ -105,36 +134,69 @@ class Transaction(Protocol):
         limit: int,
     ) -> list[HeadRow]: ...
 
-    # Seat tokens, stored hashed.
-    def put_token(self, table_id: str, seat: int, token_hash: bytes) -> None: ...
+    # Seat tokens, stored hashed; a vacated seat's is dropped.
     def seat_for_token(self, table_id: str, token_hash: bytes) -> int | None: ...
 
-    # Idempotency keys, per table.
-    def get_idempotent(self, table_id: str, key: str) -> IdempotencyRow | None: ...
-    def put_idempotent(self, table_id: str, key: str, row: IdempotencyRow) -> None: ...
-
     # The Merkle log of heads (RFC 9162 leaf hashes), one per deployment.
-    def append_leaf(self, leaf_hash: bytes, round_id: str | None) -> int: ...
     def leaf_hashes(self, start: int, end: int) -> list[bytes]: ...
     def log_size(self) -> int: ...
-    def put_checkpoint(self, row: CheckpointRow) -> None: ...
     def latest_checkpoint(self) -> CheckpointRow | None: ...
+
+
+class Transaction(Reader, Protocol):
+    """A read-write transaction: everything a ``Reader`` answers, and the writes."""
+
+    # Tables
+    def create_table(self, table_id: str, game: str, created_at: int) -> None: ...
+    def lock_table(self, table_id: str) -> TableRow | None: ...
+    def set_deadline(self, table_id: str, deadline: int | None) -> None: ...
+
+    # Events, appended with seq = the table's next seq.
+    def append_events(self, table_id: str, events: list[dict[str, Any]]) -> None: ...
+
+    # Rounds
+    def put_round(
+        self, round_id: str, table_id: str, number: int, server_seed: bytes, opened_at: int
+    ) -> None: ...
+    def finish_round(
+        self, round_id: str, head_hash: bytes, leaf_index: int, finished_at: int
+    ) -> None: ...
+
+    # Tables' heads at rest
+    def put_table_head(
+        self, table_id: str, seq: int, head_hash: bytes, leaf_index: int, finished_at: int
+    ) -> None: ...
+
+    # Seat tokens
+    def put_token(self, table_id: str, seat: int, token_hash: bytes) -> None: ...
+    def drop_token(self, table_id: str, seat: int) -> None: ...
+
+    # Idempotency keys, each caller's own (the caller: its seat token's hash) at a table.
+    def get_idempotent(self, table_id: str, caller: bytes, key: str) -> IdempotencyRow | None: ...
+    def put_idempotent(
+        self, table_id: str, caller: bytes, key: str, row: IdempotencyRow
+    ) -> None: ...
+
+    # The Merkle log
+    def append_leaf(self, leaf_hash: bytes, round_id: str | None) -> int: ...
+    def put_checkpoint(self, row: CheckpointRow) -> None: ...
 
 
 class Store(Protocol):
     def migrate(self) -> None: ...
     def transaction(self) -> AbstractContextManager[Transaction]: ...
+    def reader(self) -> AbstractContextManager[Reader]: ...
     def close(self) -> None: ...
 
 
 def open_store(url: str) -> Store:
     """A store for ``sqlite:///path`` or ``postgresql://...``."""
     if url.startswith("sqlite:///"):
-        from api.storage.sqlite import SqliteStore
+        from fairdeal.api.storage.sqlite import SqliteStore
 
         return SqliteStore(url.removeprefix("sqlite:///"))
     if url.startswith(("postgresql://", "postgres://")):
-        from api.storage.postgres import PostgresStore
+        from fairdeal.api.storage.postgres import PostgresStore
 
         return PostgresStore(url)
     raise ValueError("FAIRDEAL_DATABASE_URL must start with sqlite:/// or postgresql://")

@@ -4,6 +4,9 @@ A thread holds a connection only for the length of one transaction, then gives i
 so a server that starts a thread per request reuses a few connections instead of
 opening one per thread (PostgreSQL would run out of connection slots). A transaction
 inside another one on the same thread is refused rather than deadlocked.
+
+A connection whose transaction failed is closed, never reused; an idle one the backend finds
+no longer usable (the database dropped it meanwhile) is closed instead of handed out.
 """
 
 import threading
@@ -11,15 +14,20 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Generic, TypeVar
 
-from api.storage import StorageError
+from fairdeal.api.storage import StorageError
 
 C = TypeVar("C")
 IDLE_KEPT = 16
 
 
 class Pool(Generic[C]):
-    def __init__(self, connect: Callable[[], C], close: Callable[[C], None]) -> None:
-        self._connect, self._close = connect, close
+    def __init__(
+        self,
+        connect: Callable[[], C],
+        close: Callable[[C], None],
+        usable: Callable[[C], bool] = lambda conn: True,
+    ) -> None:
+        self._connect, self._close, self._usable = connect, close, usable
         self._idle: list[C] = []
         self._lock = threading.Lock()
         self._busy = threading.local()
@@ -50,12 +58,17 @@ class Pool(Generic[C]):
             self._close(conn)
 
     def _take(self) -> C:
+        while (idle := self._idle_one()) is not None:
+            if self._usable(idle):
+                return idle
+            self._close(idle)
+        return self._connect()
+
+    def _idle_one(self) -> C | None:
         with self._lock:
             if self._closed:
                 raise StorageError("the store is closed")
-            if self._idle:
-                return self._idle.pop()
-        return self._connect()
+            return self._idle.pop() if self._idle else None
 
     def _give_back(self, conn: C) -> None:
         with self._lock:

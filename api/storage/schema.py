@@ -14,7 +14,7 @@ already made exclusive, so two processes starting at once apply each step once.
 import json
 from typing import Any, ClassVar, Literal, Protocol
 
-from api.storage import (
+from fairdeal.api.storage import (
     CheckpointRow,
     ConflictError,
     HeadRow,
@@ -110,13 +110,34 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
             UNIQUE (table_id, seq)
         )""",
     ),
+    (
+        # Idempotency keys are each caller's own: the caller is the hash of the seat token
+        # that sent the request. Keys kept before have the empty caller (LEGACY_CALLER).
+        """CREATE TABLE idempotency_v3 (
+            table_id TEXT NOT NULL REFERENCES tables (table_id),
+            caller {bytes} NOT NULL,
+            key TEXT NOT NULL,
+            request_hash {bytes} NOT NULL,
+            status INTEGER NOT NULL,
+            response TEXT NOT NULL,
+            PRIMARY KEY (table_id, caller, key)
+        )""",
+        "INSERT INTO idempotency_v3 (table_id, caller, key, request_hash, status, response)"
+        " SELECT table_id, CAST('' AS {bytes}), key, request_hash, status, response"
+        " FROM idempotency",
+        "DROP TABLE idempotency",
+        "ALTER TABLE idempotency_v3 RENAME TO idempotency",
+    ),
 )
 VERSION = len(_MIGRATIONS)
+# The caller of idempotency keys kept before schema version 3, when keys were per table.
+LEGACY_CALLER = b""
 
 # Bounds that stand in for "no bound" on a BIGINT time column.
 _MIN_TIME = -(2**63)
 _MAX_TIME = 2**63 - 1
 
+TABLE_ROW = "SELECT table_id, game, created_at, next_deadline FROM tables WHERE table_id = ?"
 _ROUND_COLUMNS = (
     "round_id, table_id, number, server_seed, opened_at, finished_at, head_hash, leaf_index"
 )
@@ -169,9 +190,7 @@ class SqlTransaction:
     """
 
     DIALECT: ClassVar[Dialect]
-    _LOCK_TABLE: ClassVar[str] = (
-        "SELECT table_id, game, created_at, next_deadline FROM tables WHERE table_id = ?"
-    )
+    _LOCK_TABLE: ClassVar[str] = TABLE_ROW
     _LOCK_LOG: ClassVar[str] = "SELECT size FROM log_state WHERE id = 1"
 
     def _run(self, sql: str, params: tuple[Any, ...] = ()) -> Cursor:
@@ -187,6 +206,11 @@ class SqlTransaction:
 
     def lock_table(self, table_id: str) -> TableRow | None:
         row = self._run(self._LOCK_TABLE, (table_id,)).fetchone()
+        return None if row is None else TableRow(*row)
+
+    def table_row(self, table_id: str) -> TableRow | None:
+        """The table's row, read without locking it."""
+        row = self._run(TABLE_ROW, (table_id,)).fetchone()
         return None if row is None else TableRow(*row)
 
     def set_deadline(self, table_id: str, deadline: int | None) -> None:
@@ -211,9 +235,7 @@ class SqlTransaction:
         rows = [_event_row(table_id, signed) for signed in events]
         if not rows:
             return
-        (last,) = self._run(
-            "SELECT MAX(seq) FROM events WHERE table_id = ?", (table_id,)
-        ).fetchone()
+        last = self.last_seq(table_id)
         for expected, row in enumerate(rows, start=0 if last is None else last + 1):
             if row[1] < expected:
                 raise ConflictError(f"table {table_id!r} already has seq {row[1]}")
@@ -225,19 +247,42 @@ class SqlTransaction:
                 row,
             )
 
-    def events(self, table_id: str, from_seq: int = 0) -> list[dict[str, Any]]:
-        rows = self._run(
-            "SELECT body FROM events WHERE table_id = ? AND seq >= ? ORDER BY seq",
-            (table_id, from_seq),
-        ).fetchall()
-        return [json.loads(body) for (body,) in rows]
+    def events(
+        self, table_id: str, from_seq: int = 0, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The table's events from ``from_seq`` on, at most ``limit`` of them (None: all)."""
+        sql = "SELECT body FROM events WHERE table_id = ? AND seq >= ? ORDER BY seq"
+        if limit is None:
+            return self._bodies(sql, (table_id, from_seq))
+        return self._bodies(sql + " LIMIT ?", (table_id, from_seq, limit))
+
+    def events_through(self, table_id: str, last_seq: int) -> list[dict[str, Any]]:
+        """The table's chain from ``table_created`` to ``last_seq``."""
+        return self._bodies(
+            "SELECT body FROM events WHERE table_id = ? AND seq <= ? ORDER BY seq",
+            (table_id, last_seq),
+        )
+
+    def last_seq(self, table_id: str) -> int | None:
+        (last,) = self._run(
+            "SELECT MAX(seq) FROM events WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        return None if last is None else int(last)
 
     def round_events(self, table_id: str, round_id: str) -> list[dict[str, Any]]:
-        rows = self._run(
+        return self._bodies(
             "SELECT body FROM events WHERE table_id = ? AND round_id = ? ORDER BY seq",
             (table_id, round_id),
-        ).fetchall()
-        return [json.loads(body) for (body,) in rows]
+        )
+
+    def round_last_seq(self, table_id: str, round_id: str) -> int | None:
+        (last,) = self._run(
+            "SELECT MAX(seq) FROM events WHERE table_id = ? AND round_id = ?", (table_id, round_id)
+        ).fetchone()
+        return None if last is None else int(last)
+
+    def _bodies(self, sql: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
+        return [json.loads(body) for (body,) in self._run(sql, params).fetchall()]
 
     # Rounds
 
@@ -322,13 +367,16 @@ class SqlTransaction:
     # Seat tokens
 
     def put_token(self, table_id: str, seat: int, token_hash: bytes) -> None:
-        # A seat freed by a leaver or a rejected joiner is taken again with a new token,
-        # and the old token stops working.
+        # A seat its occupant left under an older version of the service, which kept the
+        # token of a vacated seat, may still hold it: the new token replaces it.
         self._run(
             "INSERT INTO seat_tokens (table_id, seat, token_hash) VALUES (?, ?, ?)"
             " ON CONFLICT (table_id, seat) DO UPDATE SET token_hash = excluded.token_hash",
             (table_id, seat, token_hash),
         )
+
+    def drop_token(self, table_id: str, seat: int) -> None:
+        self._run("DELETE FROM seat_tokens WHERE table_id = ? AND seat = ?", (table_id, seat))
 
     def seat_for_token(self, table_id: str, token_hash: bytes) -> int | None:
         row = self._run(
@@ -339,18 +387,21 @@ class SqlTransaction:
 
     # Idempotency keys
 
-    def get_idempotent(self, table_id: str, key: str) -> IdempotencyRow | None:
+    def get_idempotent(self, table_id: str, caller: bytes, key: str) -> IdempotencyRow | None:
+        """The answer kept under the caller's key. A key kept while keys were per table
+        answers any caller, as it did then; its request hash covers its caller."""
         row = self._run(
-            "SELECT request_hash, status, response FROM idempotency WHERE table_id = ? AND key = ?",
-            (table_id, key),
+            "SELECT request_hash, status, response FROM idempotency"
+            " WHERE table_id = ? AND key = ? AND caller IN (?, ?)",
+            (table_id, key, caller, LEGACY_CALLER),
         ).fetchone()
         return None if row is None else IdempotencyRow(bytes(row[0]), row[1], json.loads(row[2]))
 
-    def put_idempotent(self, table_id: str, key: str, row: IdempotencyRow) -> None:
+    def put_idempotent(self, table_id: str, caller: bytes, key: str, row: IdempotencyRow) -> None:
         self._run(
-            "INSERT INTO idempotency (table_id, key, request_hash, status, response)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (table_id, key, row.request_hash, row.status, dump_json(row.response)),
+            "INSERT INTO idempotency (table_id, caller, key, request_hash, status, response)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, caller, key, row.request_hash, row.status, dump_json(row.response)),
         )
 
     # The Merkle log

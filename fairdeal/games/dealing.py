@@ -240,7 +240,7 @@ def revealed_draft(current: RoundState, secret: bytes | None) -> Draft:
 
 
 def voided_draft(current: RoundState, reason: str) -> Draft:
-    """``round_voided``: a sealed round that cannot finish, with the reason; a reveal follows."""
+    """``round_voided``: a round that cannot finish, with the reason; a reveal follows."""
     return Draft("round_voided", SERVER, {"reason": reason}, current.round_id)
 
 

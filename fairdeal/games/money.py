@@ -9,8 +9,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from fairdeal.errors import LimitError
+
 BANK = "bank"
 POT = "pot"
+# The most a table holds, all its accounts together: 1,000 of the largest buy-in or stake,
+# far below 2^53 - 1, so that no balance (none exceeds the total) ever lacks an encoding.
+MAX_TABLE_TOTAL = 10**15
 
 
 @dataclass(frozen=True)
@@ -47,3 +52,18 @@ def settlement(balances: Mapping[str, int], transfers: list[Transfer]) -> dict[s
 
 def total(balances: Mapping[str, int]) -> int:
     return sum(balances.values())
+
+
+def after_deposit(balances: Mapping[str, int], account: str, amount: int) -> dict[str, int]:
+    """All balances, sorted, once ``amount`` enters the table in the new ``account``.
+
+    Money enters a table only this way, and only here is the table's total bounded: every
+    other movement is a transfer between its accounts, which keeps the total.
+    """
+    room = MAX_TABLE_TOTAL - total(balances)
+    if amount > room:
+        raise LimitError(
+            f"a table holds at most {MAX_TABLE_TOTAL} in all; this one holds "
+            f"{MAX_TABLE_TOTAL - room}, so at most {room} more may come in"
+        )
+    return dict(sorted({**balances, account: amount}.items()))

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from api.client import FairdealClient, SeatClient
 from fairdeal import cards, table
+from fairdeal.api.client import FairdealClient, SeatClient
 from fairdeal.events import SignedEvent, check_chain
 from fairdeal.games import dealing, registry
 from fairdeal.games.kvitlach import hands as kvitlach_hands
@@ -69,9 +69,14 @@ def raw(
 
 
 def events_of(url: str, table_id: str, from_seq: int = 0) -> list[dict[str, Any]]:
-    reply = raw(url, "GET", f"/v1/tables/{table_id}/events?from_seq={from_seq}")
-    assert reply.status == 200, reply.text
-    events: list[dict[str, Any]] = reply.json["events"]
+    """The table's chain from ``from_seq`` to its head, every page of it."""
+    events: list[dict[str, Any]] = []
+    since: int | None = from_seq
+    while since is not None:
+        reply = raw(url, "GET", f"/v1/tables/{table_id}/events?from_seq={since}")
+        assert reply.status == 200, reply.text
+        events += reply.json["events"]
+        since = reply.json["next_from_seq"]
     return events
 
 

@@ -10,7 +10,7 @@ case skips and says why.
 
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-from api.app import create_app
-from api.client import FairdealClient
-from api.config import Config
 from bench import harness
+from fairdeal.api.app import close_app, create_app
+from fairdeal.api.client import FairdealClient
+from fairdeal.api.config import Config
 
 OPERATOR_TOKEN = "operator-secret-for-tests"
 START = 1_767_225_600_000  # 2026-01-01T00:00:00Z in ms
@@ -86,7 +86,7 @@ class PooledWSGIServer(BaseWSGIServer):
 @dataclass
 class Server:
     url: str
-    clock: ManualClock
+    clock: Any  # a ManualClock, unless a test runs on real time
     config: Config
     app: Any
     backend: str = "sqlite"
@@ -101,15 +101,21 @@ class Server:
 
 
 def start_server(
-    tmp_path: Path, database_url: str = "", *, pooled: bool = True, **overrides: Any
+    tmp_path: Path,
+    database_url: str = "",
+    *,
+    pooled: bool = True,
+    clock: Callable[[], int] | None = None,
+    **overrides: Any,
 ) -> tuple[Server, BaseWSGIServer]:
-    clock = ManualClock()
+    clock = clock or ManualClock()
     settings: dict[str, Any] = {
         "instance_path": tmp_path / "instance",
         "database_url": database_url,
         "operator_token": OPERATOR_TOKEN,
         "sweep_interval_s": 0,
         "log_origin": "test.fairdeal/log",
+        "rate_limit": "",  # tests create many tables; test_operations.py turns it on
         **overrides,
     }
     config = Config(**settings)
@@ -128,7 +134,7 @@ def start_server(
 def stop_server(running: Server, http: BaseWSGIServer) -> None:
     http.shutdown()
     http.server_close()
-    running.service.store.close()
+    close_app(running.app)
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from fairdeal.verifier.cli import main as verify_main
 from tests.api.bots import (
     Toto21Table,
     await_toto21_move,
@@ -27,7 +28,6 @@ from tests.api.bots import (
     verify_table,
 )
 from tests.api.conftest import OPERATOR_TOKEN, Server
-from verifier.cli import main as verify_main
 
 MOVE_MS = 5_000
 OPTIONS = {"move_time_ms": MOVE_MS, "seed_time_ms": 2_000, "game_time_ms": 60_000, "stake": 10}
@@ -47,24 +47,23 @@ def _past(server: Server, deadline: int) -> None:
     server.clock.advance(deadline - server.clock() + 1)
 
 
-Touch = Callable[[Server, Toto21Table, str, int], Any]
-TOUCHES: dict[str, Touch] = {
+VIEWS: dict[str, Callable[[Server, Toto21Table, str, int], Any]] = {
     "the public view": lambda s, g, r, turn: raw(s.url, "GET", f"/v1/tables/{g.table_id}"),
-    "the late seat's own view": lambda s, g, r, turn: g.seats[turn].view(),
+    "the late seat's own view": lambda s, g, r, turn: raw(
+        s.url, "GET", f"/v1/tables/{g.table_id}", token=g.seats[turn].token
+    ),
     "the round's view": lambda s, g, r, turn: raw(s.url, "GET", f"/v1/rounds/{r}"),
-    "the other seat's move": lambda s, g, r, turn: g.seats[1 - turn].act(r, "stand"),
 }
 
 
-@pytest.mark.parametrize("touch", list(TOUCHES), ids=list(TOUCHES))
-def test_a_passed_move_deadline_is_applied_by_the_next_request_as_a_logged_move_timeout(
-    server: Server, touch: str
+def test_a_passed_move_deadline_is_applied_by_the_next_write_as_a_logged_move_timeout(
+    server: Server,
 ) -> None:
     game, round_id, turn, deadline = _moving(server)
     _past(server, deadline)
     assert not of_type(events_of(server.url, game.table_id), "move_timeout")
 
-    TOUCHES[touch](server, game, round_id, turn)
+    game.seats[1 - turn].act(round_id, "stand")
 
     (timeout,) = of_type(events_of(server.url, game.table_id), "move_timeout")
     event = timeout["event"]
@@ -73,6 +72,26 @@ def test_a_passed_move_deadline_is_applied_by_the_next_request_as_a_logged_move_
     assert event["time"] >= deadline
     finish_toto21_round(game, round_id, random.Random(1))
     verify_table(server.url, game.table_id)  # the timeout replays by the rules
+
+
+@pytest.mark.parametrize("view", list(VIEWS), ids=list(VIEWS))
+def test_a_view_shows_a_passed_deadline_applied_without_logging_it(
+    server: Server, view: str
+) -> None:
+    game, round_id, turn, deadline = _moving(server)
+    before = VIEWS[view](server, game, round_id, turn).json
+    chain = events_of(server.url, game.table_id)
+    _past(server, deadline)
+
+    seen = VIEWS[view](server, game, round_id, turn).json
+
+    assert events_of(server.url, game.table_id) == chain  # a read writes nothing
+    assert seen["head"] == before["head"]  # the logged head
+    assert seen["view"] != before["view"]
+    server.service.sweep()  # the sweeper logs the timeout the view showed
+    assert of_type(events_of(server.url, game.table_id), "move_timeout")
+    logged = VIEWS[view](server, game, round_id, turn).json
+    assert (seen["view"], seen["legal_actions"]) == (logged["view"], logged["legal_actions"])
 
 
 def test_the_late_seats_move_is_refused_but_its_timeout_is_kept(server: Server) -> None:
@@ -121,7 +140,7 @@ def test_a_passed_seed_deadline_seals_the_round_with_the_missing_seed_empty(serv
     verify_table(server.url, game.table_id)
 
 
-def test_the_game_time_ending_voids_the_round_in_play_and_decides_the_match(
+def test_the_game_time_ending_waits_for_the_dealt_round_then_decides_the_match(
     server: Server,
 ) -> None:
     game, round_id, _, _ = _moving(server)
@@ -129,16 +148,17 @@ def test_the_game_time_ending_voids_the_round_in_play_and_decides_the_match(
     game_deadline = of_type(chain, "match_started")[0]["event"]["data"]["game_deadline"]
     _past(server, game_deadline)
 
+    assert game.seats[0].view()["view"]["phase"] == "playing"  # the dealt round plays on
+    finish_toto21_round(game, round_id, random.Random(4))
     view = game.seats[0].view()["view"]
+    server.service.sweep()  # the view showed the game's end; the sweeper logs it
 
     chain = events_of(server.url, game.table_id)
+    assert not of_type(chain, "round_voided")
     (ended,) = of_type(chain, "game_time_up")
     assert ended["event"]["data"] == {"deadline": game_deadline}
-    (voided,) = of_type(chain, "round_voided")
-    assert voided["event"]["data"] == {"reason": "game_time_up"}
-    # The match is settled by points before the reveal, so the round head covers it.
-    assert types_of(chain)[-2] in ("match_drawn", "match_won")
-    assert types_of(chain)[-1] == "round_revealed"
+    assert ended["event"]["round"] is None  # after the round's reveal, between rounds
+    assert types_of(chain)[-2:] in (["game_time_up", "match_won"], ["game_time_up", "match_drawn"])
     assert view["phase"] == "over"
     assert view["balances"]["pot"] == 0
     assert view["balances"]["seat:0"] + view["balances"]["seat:1"] == 20
@@ -156,6 +176,7 @@ def test_a_match_ending_on_the_game_clock_between_rounds_is_a_head_in_the_log(
     _past(server, game_deadline)
 
     assert game.seats[0].view()["view"]["phase"] == "over"
+    server.service.sweep()  # the view showed the game's end; the sweeper logs it
 
     chain = events_of(server.url, game.table_id)
     assert types_of(chain)[-2] == "game_time_up"

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from api.client import FairdealClient, SeatClient, ServerRefusedError
+from fairdeal.api.client import FairdealClient, SeatClient, ServerRefusedError
 from fairdeal.merkle import leaf_hash, verify_consistency, verify_inclusion
 from fairdeal.note import verify_checkpoint
 from tests.api.bots import (

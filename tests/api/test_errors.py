@@ -18,12 +18,13 @@ from tests.api.bots import (
     error_of,
     head_seq,
     kvitlach_table,
+    raw,
     send,
     start_kvitlach_round,
     toto21_round_state,
     toto21_table,
 )
-from tests.api.conftest import OPERATOR_TOKEN, start_server, stop_server
+from tests.api.conftest import OPERATOR_TOKEN, Server, start_server, stop_server
 
 KVITLACH = {"rule_set": "classic", "bank_funding": 20, "ante": 0, "max_bet": 15}
 
@@ -417,3 +418,63 @@ def test_a_bad_request_gets_its_own_status_and_code_and_changes_nothing(
     assert reply.headers.get("Content-Type", "").startswith("application/json")
     assert error_of(reply)["code"] == case.code
     assert {t: head_seq(world.url, t) for t in world.tables()} == world.heads
+
+
+# Ids the service never makes: a NUL byte reached PostgreSQL, which refuses it in text (a 500),
+# while SQLite answered 404.
+
+_NUL_TABLE, _NUL_ROUND = "t%00x", "t%00x.1"
+_STAND, _SEED = {"type": "stand"}, {"seed": "s"}
+_SHAPELESS_IDS: dict[str, tuple[str, str, dict[str, Any] | None]] = {
+    "a table's view": ("GET", f"/v1/tables/{_NUL_TABLE}", None),
+    "a table's events": ("GET", f"/v1/tables/{_NUL_TABLE}/events", None),
+    "a table's bundle": ("GET", f"/v1/tables/{_NUL_TABLE}/bundle", None),
+    "a join": ("POST", f"/v1/tables/{_NUL_TABLE}/seats", {}),
+    "a decision": ("POST", f"/v1/tables/{_NUL_TABLE}/seats/1/decision", {"accept": True}),
+    "a table action": ("POST", f"/v1/tables/{_NUL_TABLE}/actions", _STAND),
+    "a round opening": ("POST", f"/v1/tables/{_NUL_TABLE}/rounds", None),
+    "a round's view": ("GET", f"/v1/rounds/{_NUL_ROUND}", None),
+    "a round's events": ("GET", f"/v1/rounds/{_NUL_ROUND}/events", None),
+    "a round's bundle": ("GET", f"/v1/rounds/{_NUL_ROUND}/bundle", None),
+    "a seed": ("POST", f"/v1/rounds/{_NUL_ROUND}/seeds", _SEED),
+    "a round action": ("POST", f"/v1/rounds/{_NUL_ROUND}/actions", _STAND),
+    "a well-shaped table id ending in NUL": ("GET", "/v1/tables/t0123456789abcdef%00", None),
+    "a round's inclusion proof": ("GET", f"/v1/log/inclusion?round={_NUL_ROUND}", None),
+    "a table head's inclusion proof": ("GET", f"/v1/log/inclusion?table={_NUL_TABLE}&seq=0", None),
+    "an export of one table": ("GET", f"/v1/export?table={_NUL_TABLE}", None),
+}
+
+
+def test_finding_5_an_id_with_a_nul_byte_is_not_found_on_both_backends(
+    any_server: Server,
+) -> None:
+    wrong: dict[str, str] = {}
+    for name, (method, path, body) in _SHAPELESS_IDS.items():
+        reply = raw(any_server.url, method, path, body, token=OPERATOR_TOKEN)
+        json_reply = reply.headers["Content-Type"].startswith("application/json")
+        if reply.status != 404 or not json_reply:
+            wrong[name] = f"{reply.status}: {reply.text[:80]}"
+        else:
+            assert error_of(reply)["code"] == "not_found"
+    assert not wrong
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("DELETE", "/v1/tables/t0000000000000000", {"GET", "HEAD", "OPTIONS"}),
+        ("PUT", "/v1/tables", {"POST", "OPTIONS"}),
+        ("TRACE", "/v1/keys", {"GET", "HEAD", "OPTIONS"}),
+    ],
+    ids=["a table's view", "the tables", "the keys"],
+)
+def test_a_method_the_path_does_not_take_is_answered_with_the_methods_it_does(
+    world: World, method: str, path: str, allowed: set[str]
+) -> None:
+    """RFC 9110 15.5.6: a 405 lists the allowed methods in Allow (found by schemathesis: the
+    one error body had dropped the header), and still has the one error body."""
+    reply = raw(world.url, method, path)
+    assert reply.status == 405
+    assert {m.strip() for m in reply.headers["Allow"].split(",")} == allowed
+    assert reply.headers["Content-Type"].startswith("application/json")
+    assert error_of(reply)["code"] == "method_not_allowed"

@@ -1,12 +1,14 @@
 """Idempotency-Key: a retried request is answered with the first answer and written once."""
 
 from tests.api.bots import (
+    Reply,
     await_toto21_move,
     error_of,
     head_seq,
     raw,
     toto21_round_state,
     toto21_table,
+    types_of,
 )
 from tests.api.conftest import Server
 
@@ -51,29 +53,46 @@ def test_a_retried_round_opening_opens_one_round(server: Server) -> None:
 def test_the_same_key_with_another_body_is_refused_and_writes_nothing(server: Server) -> None:
     table_id, round_id, token, _ = _to_move(server)
     path, headers = f"/v1/rounds/{round_id}/actions", {"Idempotency-Key": "k"}
-    raw(server.url, "POST", path, {"type": "hit"}, token=token, headers=headers)
+    # A stand is always legal for the seat to move (a hit is not at 21, and a refusal keeps no key).
+    first = raw(server.url, "POST", path, {"type": "stand"}, token=token, headers=headers)
+    assert first.status == 200, first.text
     before = head_seq(server.url, table_id)
 
-    reply = raw(server.url, "POST", path, {"type": "stand"}, token=token, headers=headers)
+    reply = raw(server.url, "POST", path, {"type": "hit"}, token=token, headers=headers)
 
     assert reply.status == 409
     assert error_of(reply)["code"] == "idempotency_key_reused"
     assert head_seq(server.url, table_id) == before
 
 
-def test_another_seat_using_a_key_is_refused_not_given_the_first_seats_receipt(
+def test_another_seat_using_a_key_gets_its_own_answer_not_the_first_seats_receipt(
     server: Server,
 ) -> None:
     table_id, round_id, token, other = _to_move(server)
     path, headers = f"/v1/rounds/{round_id}/actions", {"Idempotency-Key": "same"}
-    raw(server.url, "POST", path, {"type": "stand"}, token=token, headers=headers)
+    first = raw(server.url, "POST", path, {"type": "stand"}, token=token, headers=headers)
     before = head_seq(server.url, table_id)
 
     reply = raw(server.url, "POST", path, {"type": "stand"}, token=other, headers=headers)
 
-    assert reply.status == 409
-    assert error_of(reply)["code"] == "idempotency_key_reused"
-    assert head_seq(server.url, table_id) == before
+    assert reply.status == 200, reply.text
+    assert reply.json != first.json
+    assert reply.json["events"][0]["event"]["seq"] == before + 1
+
+
+def test_finding_8_idempotency_keys_are_scoped_per_seat(any_server: Server) -> None:
+    game = toto21_table(any_server.url)
+    round_id = game.seats[0].open_round()
+    path, headers = f"/v1/rounds/{round_id}/seeds", {"Idempotency-Key": "move-1"}
+
+    def seed(seat: int) -> Reply:
+        token = game.seats[seat].token
+        return raw(any_server.url, "POST", path, {"seed": f"s{seat}"}, token=token, headers=headers)
+
+    first, second = seed(0), seed(1)
+    assert first.status == second.status == 200, second.text
+    assert "round_sealed" in types_of(second.json["events"])
+    assert seed(1).json == second.json and seed(0).json == first.json
 
 
 def test_a_refused_request_is_not_remembered_under_its_key(server: Server) -> None:

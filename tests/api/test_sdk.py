@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from api.client import (
+from fairdeal.api.client import (
     CardCommitmentError,
     FairdealClient,
     ReceiptChainError,

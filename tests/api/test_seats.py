@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from api.tokens import token_hash
-from tests.api.bots import error_of, raw, toto21_table
+from fairdeal.api.tokens import token_hash
+from tests.api.bots import error_of, kvitlach_table, raw, toto21_table, types_of
 from tests.api.conftest import Server
 
 
@@ -60,3 +60,30 @@ def test_a_seat_freed_by_a_rejection_can_be_taken_by_a_new_joiner(server: Server
     table_id, _ = _rejected(server)
     newcomer = server.client().join(table_id)
     assert newcomer.seat == 1
+
+
+def test_finding_6_a_departed_seats_token_is_revoked_with_its_departure(
+    any_server: Server,
+) -> None:
+    game = kvitlach_table(any_server.url, 3, {"bank_funding": 100})
+    leaver = game.seats[2]
+    left = leaver.table_act("seat_left")
+    assert types_of(left["events"]) == ["seat_left"]
+
+    table = f"/v1/tables/{game.table_id}"
+    assert raw(any_server.url, "GET", table, token=leaver.token).status == 403
+    reopened = raw(any_server.url, "POST", f"{table}/rounds", token=leaver.token)
+    assert reopened.status == 403 and error_of(reopened)["code"] == "token_invalid"
+    assert game.seats[0].view()["seat"] == 0
+
+
+def test_finding_6_a_rejected_joiner_cannot_sit_again_with_its_old_token(
+    any_server: Server,
+) -> None:
+    table_id, old_token = _rejected(any_server)
+    table = f"/v1/tables/{table_id}"
+    assert raw(any_server.url, "GET", table, token=old_token).status == 403
+    body = {"type": "seat_joined"}
+    again = raw(any_server.url, "POST", f"{table}/actions", body, token=old_token)
+    assert again.status == 403 and error_of(again)["code"] == "token_invalid"
+    assert raw(any_server.url, "GET", table).json["view"]["seats"] == [0]

@@ -5,6 +5,7 @@ import random
 from fairdeal.games.toto21.state import OVER
 from fairdeal.merkle import leaf_hash, verify_inclusion
 from fairdeal.note import verify_checkpoint
+from fairdeal.verifier import load_trust, verify_bundle
 from tests.api.bots import (
     events_of,
     log_verifier,
@@ -15,7 +16,6 @@ from tests.api.bots import (
     verify_table,
 )
 from tests.api.conftest import Server
-from verifier import load_trust, verify_bundle
 
 TARGET = 4
 STAKE = 100

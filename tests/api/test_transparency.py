@@ -15,6 +15,7 @@ from fairdeal.events import SignedEvent, check_chain
 from fairdeal.keys import KeySet, key_id, load_public_key
 from fairdeal.merkle import leaf_hash, verify_consistency, verify_inclusion
 from fairdeal.note import BadNoteSignatureError, NoteVerifier, UntrustedNoteError, verify_checkpoint
+from fairdeal.verifier import load_trust, verify_bundle
 from tests.api.bots import (
     error_of,
     events_of,
@@ -26,7 +27,6 @@ from tests.api.bots import (
     toto21_table,
 )
 from tests.api.conftest import OPERATOR_TOKEN, start_server, stop_server
-from verifier import load_trust, verify_bundle
 
 ORIGIN = "test.fairdeal/log"
 ROUNDS = (0, 1, 0, 1, 0)  # which table plays each round, in log order
@@ -279,6 +279,7 @@ def test_the_export_is_closed_without_the_operator_token(
 ) -> None:
     reply = raw(played.url, "GET", "/v1/export", token=token)
     assert reply.status == status and error_of(reply)["code"] == code
+    assert "needs the operator token" in error_of(reply)["message"]
     assert played.rounds[0] not in reply.text
 
 
@@ -289,6 +290,7 @@ def test_the_export_is_closed_when_no_operator_token_is_configured(tmp_path: Pat
             reply = raw(running.url, "GET", "/v1/export", token=token or None)
             assert reply.status in (401, 403)
             assert error_of(reply)["code"] in ("token_missing", "operator_only")
+            assert "operator token" in error_of(reply)["message"].replace("_", " ").lower()
     finally:
         stop_server(running, http)
 

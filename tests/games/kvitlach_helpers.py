@@ -14,6 +14,7 @@ from fairdeal import table
 from fairdeal.events import SERVER, Event
 from fairdeal.games import dealing
 from fairdeal.games.kvitlach import GAME, State
+from fairdeal.games.money import MAX_TABLE_TOTAL, total
 from tests.games.driving import T0, TableDriver, commitment_of, fixed_signer, labelled_seed
 
 SIGNER = fixed_signer(32)
@@ -104,6 +105,13 @@ class Driver(TableDriver):
             logged += self.seat(seat, "client_seed", {"seed": seed})
         return logged
 
+    def time_out_round(self) -> None:
+        """Let every deadline of the round pass, each timeout logged, until its reveal."""
+        while self.state.round is not None and not self.state.round.revealed:
+            command = GAME.due(self.state, self.now + 10 * MOVE)
+            assert command is not None
+            self.do(command.type, command.actor, dict(command.data), command.round, command.time)
+
     def events(self) -> list[Event]:
         return [s.event for s in self.log]
 
@@ -147,6 +155,25 @@ def seated(
     for seat in range(1, players + 1):
         driver.join(seat, buy_in)
     return driver
+
+
+LARGEST = 10**12  # the largest buy-in
+# Seven seats; a newcomer buying in the most pays all but one unit of it as the ante.
+ANTES_PILING_UP: dict[str, Any] = {"decks": 2, "bank_funding": LARGEST, "ante": LARGEST - 1}
+
+
+def fill_with_antes(driver: Driver) -> None:
+    """Newcomers buy in, pay the ante, time out and leave with one unit, over and over (the
+    last one out ends the term: a new ante next time). Each ante stays at the table, whose
+    total climbs until another six buy-ins would take it past the bound."""
+    players = range(1, driver.state.options["max_seats"])
+    while MAX_TABLE_TOTAL - total(driver.state.balances) >= len(players) * LARGEST:
+        for seat in players:
+            driver.join(seat, LARGEST)
+        driver.open_round()
+        driver.time_out_round()
+        for seat in players:
+            driver.seat(seat, "seat_left")
 
 
 def money_is_conserved(driver: Driver) -> bool:

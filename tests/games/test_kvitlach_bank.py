@@ -2,9 +2,19 @@
 
 import pytest
 
-from fairdeal.errors import IllegalActionError, OutOfTurnError
+from fairdeal.errors import IllegalActionError, LimitError, OutOfTurnError
+from fairdeal.games.money import MAX_TABLE_TOTAL, total
 
-from .kvitlach_helpers import Driver, Want, money_is_conserved, new_table, seated
+from .kvitlach_helpers import (
+    ANTES_PILING_UP,
+    LARGEST,
+    Driver,
+    Want,
+    fill_with_antes,
+    money_is_conserved,
+    new_table,
+    seated,
+)
 
 
 def quick_round(driver: Driver, banker_first: Want = None) -> None:
@@ -94,6 +104,28 @@ def test_a_seat_joining_during_a_term_pays_its_ante_at_its_first_round() -> None
     funded = next(e for e in driver.open_round() if e.type == "bank_funded")
     assert funded.data["paid"] == [2]
     assert funded.data["transfers"] == [{"from": "seat:2", "to": "bank", "amount": 50}]
+
+
+def test_finding_2_a_newcomer_in_a_departed_seat_pays_the_ante() -> None:
+    """Issue 11, finding 2: the ante was remembered by seat number, so a newcomer in the
+    seat of a player who paid and left played the term without paying."""
+    driver = seated(players=2, banker_must_draw="none")
+    quick_round(driver)  # seats 1 and 2 pay the term's ante
+    driver.seat(1, "seat_left")  # seat 2 still plays: the term goes on
+    driver.join(1)
+    funded = next(e for e in driver.open_round() if e.type == "bank_funded")
+    assert funded.data["paid"] == [1]
+    assert funded.data["transfers"] == [{"from": "seat:1", "to": "bank", "amount": 50}]
+    assert money_is_conserved(driver)
+
+
+def test_finding_2_a_newcomer_in_a_departed_seat_who_cannot_pay_the_ante_sits_out() -> None:
+    driver = seated(players=2, banker_must_draw="none")
+    quick_round(driver)
+    driver.seat(1, "seat_left")
+    driver.join(1, 50)  # the ante alone would leave nothing to bet
+    assert driver.open_round()[0].data["seats"] == [0, 2]
+    assert driver.balance(1) == 50
 
 
 def test_seats_join_and_leave_only_between_rounds() -> None:
@@ -203,3 +235,26 @@ def test_an_empty_bank_ends_the_term_and_the_role_passes_right() -> None:
     assert ended["reason"] == "bank_empty" and ended["transfers"] == []
     assert ended["next_banker"] == 2 and driver.state.banker == 2
     assert money_is_conserved(driver)
+
+
+def test_finding_3_money_that_would_take_a_table_past_its_total_is_refused() -> None:
+    """Issue 11, finding 3: nothing bounded the money at a table, so antes piled up past
+    2^53 - 1 and then no balance, and so no departure or timeout, could be logged."""
+    driver = seated(0, banker_buy_in=LARGEST, **ANTES_PILING_UP)
+    fill_with_antes(driver)
+    seat = 1
+    while (room := MAX_TABLE_TOTAL - total(driver.state.balances)) >= LARGEST:
+        driver.join(seat, LARGEST)
+        seat += 1
+    with pytest.raises(LimitError, match=f"at most {room} more"):
+        driver.join(seat, room + 1)
+    driver.join(seat, room)
+    assert total(driver.state.balances) == MAX_TABLE_TOTAL
+    with pytest.raises(LimitError):
+        driver.join(seat + 1, 1)
+
+    driver.open_round()  # every timeout of a round at the bound is logged
+    driver.time_out_round()
+    for player in range(1, seat + 1):
+        driver.seat(player, "seat_left")
+    assert driver.state.seats == (0,) and money_is_conserved(driver)

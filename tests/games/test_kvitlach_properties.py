@@ -122,3 +122,46 @@ def test_random_play_reaches_settled_rounds() -> None:
     """The property above is not vacuous: its tables played rounds to the reveal."""
     test_random_legal_play_keeps_every_invariant()
     assert sum(ROUNDS_PLAYED) >= 30
+
+
+def _players_without_their_ante(driver: Driver) -> list[tuple[str | None, int]]:
+    """From the log alone: the round's players (banker aside) that have not paid the ante of
+    the term since they sat down, when the round is sealed."""
+    paid: set[int] = set()
+    players: set[int] = set()
+    unpaid = []
+    for event in driver.events():
+        if event.type in ("seat_joined", "seat_left"):
+            paid.discard(int(event.actor.removeprefix("seat:")))
+        elif event.type == "term_ended":
+            paid.clear()
+        elif event.type == "bank_funded":
+            paid.update(event.data["paid"])
+        elif event.type == "round_opened":
+            players = set(event.data["order"])
+        elif event.type == "round_sealed":
+            unpaid += [(event.round, seat) for seat in sorted(players - paid)]
+    return unpaid
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_finding_2_every_player_has_paid_its_terms_ante_since_it_sat_down(
+    data: st.DataObject,
+) -> None:
+    """Seats come and go between rounds (some buy in too little for the ante) and every
+    round times out; no round is played by a seat that has not paid since it sat down."""
+    driver = seated(players=2, banker_must_draw="none", max_seats=4)
+    for _ in range(ROUNDS):
+        for seat in range(1, 4):
+            if "seat_left" in driver.legal(seat) and data.draw(st.booleans()):
+                driver.seat(seat, "seat_left")
+            elif "seat_joined" in driver.legal(seat) and data.draw(st.booleans()):
+                driver.join(seat, data.draw(st.sampled_from([50, 60, 1_000])))
+        try:
+            driver.open_round()
+        except IllegalActionError:
+            continue  # nobody can play against the bank
+        driver.time_out_round()
+    assert _players_without_their_ante(driver) == []
+    assert money_is_conserved(driver)

@@ -86,20 +86,12 @@ def test_a_seed_at_or_after_the_seed_deadline_is_refused_and_the_timeout_is_due(
     assert GAME.due(driver.state, deadline) is not None
 
 
-def _finish(driver: object) -> None:
-    """Let every deadline pass until the round is revealed."""
-    while not driver.state.round.revealed:  # type: ignore[attr-defined]
-        command = GAME.due(driver.state, driver.now + 10 * MOVE)  # type: ignore[attr-defined]
-        assert command is not None
-        driver.do(command.type, command.actor, dict(command.data), command.round, command.time)  # type: ignore[attr-defined]
-
-
 def test_a_round_id_is_used_once_per_table_not_only_the_last_one() -> None:
     driver = seated()
     driver.deal()
     first = driver.round_id or ""
-    _finish(driver)
+    driver.time_out_round()
     driver.deal()
-    _finish(driver)
+    driver.time_out_round()
     with pytest.raises(IllegalActionError, match="used once"):
         driver.do("round_opened", "server", {"commitment": commitment(first)}, first)

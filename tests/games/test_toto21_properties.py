@@ -103,4 +103,6 @@ def test_random_legal_play_keeps_every_invariant(
         assert len(positions) == len(set(positions)) and positions == list(range(len(positions)))
     opened = [e.round for e in driver.of_type("round_opened")]
     assert opened == [e.round for e in driver.of_type("round_revealed")]
+    dealt = {e.round for e in driver.of_type("card_dealt")}
+    assert not dealt & {e.round for e in driver.of_type("round_voided")}  # finding 7
     assert driver.replayed() == driver.state

@@ -13,6 +13,7 @@ from .toto21_helpers import (
     dealer_two,
     money_is_conserved,
     no_golden,
+    stand_off_winner,
     started,
     total,
     win_round,
@@ -87,22 +88,39 @@ def test_a_client_seed_at_the_seed_deadline_is_refused() -> None:
         driver.do("client_seed", "seat:0", {"seed": "late"}, "r1", T0 + 2_000)
 
 
-def test_game_time_end_voids_the_round_in_progress() -> None:
+def test_finding_7_a_leader_who_stalls_a_losing_hand_cannot_void_the_round() -> None:
+    """Issue 11, finding 7: the game's end voided the dealt round in play, so a seat ahead
+    on points that saw a losing hand stopped moving and won the match on the old score."""
+    driver = started(game_time_ms=60_000, move_time_ms=60_000, stake=30)
+    win_round(driver, 0)
+    deal = driver.deal(lambda d: d.player == 0 and stand_off_winner(d) == 1)
+    # Seat 0 leads 1-0, sees it loses if both stand, and stops moving: its move time and
+    # the game time end together.
+    assert _run_due(driver, T0 + 60_000) == ["move_timeout", "move_due"]
+    # The dealer still has a whole move time, past the game's end.
+    driver.do("stand", f"seat:{deal.dealer}", {}, "r2", T0 + 119_999)
+    assert driver.of_type("round_won")[-1].data["score"] == [1, 1]
+    assert _run_due(driver, T0 + 119_999) == ["game_time_up", "match_drawn"]
+    assert driver.of_type("game_time_up")[0].round is None
+    assert not driver.of_type("round_voided")
+
+
+def test_a_game_time_up_claimed_during_a_dealt_round_is_not_due() -> None:
     driver = started(game_time_ms=60_000, move_time_ms=600_000)
     deal = driver.deal(no_golden)
     driver.seat(deal.player, "stand")
-    types = _run_due(driver, T0 + 60_000)
-    assert types == ["game_time_up", "round_voided", "match_drawn", "round_revealed"]
-    assert driver.of_type("round_voided")[0].data == {"reason": "game_time_up"}
-    assert driver.of_type("game_time_up")[0].data == {"deadline": T0 + 60_000}
-    assert not driver.of_type("round_won")
+    assert GAME.due(driver.state, T0 + 600_000 - 1) is None
+    with pytest.raises(NotDueError, match="dealt round"):
+        driver.do("game_time_up", SERVER, {"deadline": T0 + 60_000}, "r1", T0 + 60_000)
 
 
-def test_game_time_end_voids_an_unsealed_round_too() -> None:
+def test_game_time_end_voids_an_unsealed_round() -> None:
     driver = started(game_time_ms=60_000, seed_time_ms=600_000)
     driver.open_round()
     types = _run_due(driver, T0 + 60_000)
     assert types == ["game_time_up", "round_voided", "match_drawn", "round_revealed"]
+    assert driver.of_type("round_voided")[0].data == {"reason": "game_time_up"}
+    assert driver.of_type("game_time_up")[0].data == {"deadline": T0 + 60_000}
 
 
 def test_game_time_end_with_equal_points_is_a_draw_and_returns_stakes() -> None:
@@ -139,24 +157,21 @@ def test_game_time_up_before_its_deadline_is_refused() -> None:
 
 
 def test_the_earliest_passed_deadline_is_due_first() -> None:
-    driver = started(game_time_ms=60_000, move_time_ms=30_000)
-    driver.now = T0 + 40_000
-    deal = driver.deal(no_golden)  # the player's move deadline: T0 + 70_000
+    driver = started(game_time_ms=60_000, seed_time_ms=30_000)
+    driver.open_round(at=T0 + 40_000)  # its seed deadline: T0 + 70_000
     late = T0 + 80_000
     assert GAME.due(driver.state, late).type == "game_time_up"  # type: ignore[union-attr]
     with pytest.raises(IllegalActionError):
-        driver.do(
-            "move_timeout", SERVER, {"seat": deal.player, "deadline": T0 + 70_000}, "r1", late
-        )
+        driver.do("seed_timeout", SERVER, {"deadline": T0 + 70_000, "seats": [0, 1]}, "r1", late)
 
 
-def test_seat_moves_and_new_rounds_after_the_game_time_are_refused() -> None:
-    driver = started(game_time_ms=60_000)
-    deal = driver.deal(no_golden)
-    with pytest.raises(IllegalActionError):
-        driver.do("stand", f"seat:{deal.player}", {}, "r1", T0 + 60_000)
+def test_seeds_and_new_rounds_after_the_game_time_are_refused() -> None:
+    driver = started(game_time_ms=60_000, seed_time_ms=600_000)
+    driver.open_round()
+    with pytest.raises(IllegalActionError, match="game time"):
+        driver.do("client_seed", "seat:0", {"seed": "late"}, "r1", T0 + 60_000)
     other = started(game_time_ms=60_000)
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError, match="game time"):
         other.open_round(at=T0 + 60_000)
 
 

@@ -1,8 +1,8 @@
 """Real service processes, and the audit run after load: receipts against the stored chain,
 every round's end, the export through the offline verifier, every checkpoint seen.
 
-A service here is ``python -m api.cli serve``, the command a deployment runs, on a SQLite file
-or a PostgreSQL schema, with a fixed signing key file so that restarts keep the key.
+A service here is ``python -m fairdeal.api.cli serve``, the command a deployment runs, on a
+SQLite file or a PostgreSQL schema, with a fixed signing key file so that restarts keep the key.
 """
 
 import http.client
@@ -20,7 +20,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from bench.harness import Process, Seated, free_port
+from bench.harness import Bot, Process, Seated, free_port
 from fairdeal.keys import private_key_pem
 from fairdeal.merkle import MerkleTree, leaf_hash
 from fairdeal.note import NoteVerifier, verify_checkpoint
@@ -41,6 +41,7 @@ class Deployment:
         self.folder.mkdir(parents=True, exist_ok=True)
         if not self.key_file.exists():
             self.key_file.write_bytes(private_key_pem(Ed25519PrivateKey.generate()))
+            self.key_file.chmod(0o600)  # the service refuses a key others may read
 
     @property
     def key_file(self) -> Path:
@@ -50,7 +51,8 @@ class Deployment:
     def sqlite_path(self) -> Path:
         return self.folder / "instance" / "fairdeal.sqlite3"
 
-    def service(self, port: int | None = None, name: str = "service") -> Process:
+    def service(self, port: int | None = None, name: str = "service", **settings: str) -> Process:
+        """The service on this deployment; ``settings`` are more FAIRDEAL_* variables."""
         env = {
             "PATH": "/usr/bin:/bin",
             "FAIRDEAL_INSTANCE_PATH": str(self.folder / "instance"),
@@ -59,8 +61,17 @@ class Deployment:
             "FAIRDEAL_OPERATOR_TOKEN": OPERATOR_TOKEN,
             "FAIRDEAL_LOG_ORIGIN": ORIGIN,
             "FAIRDEAL_SWEEP_INTERVAL_S": "1",
+            "FAIRDEAL_RATE_LIMIT": "0",  # bots create and join many tables from one address
+            **settings,
         }
-        argv = [sys.executable, "-m", "api.cli", "serve", "--port", str(port or free_port())]
+        argv = [
+            sys.executable,
+            "-m",
+            "fairdeal.api.cli",
+            "serve",
+            "--port",
+            str(port or free_port()),
+        ]
         return Process(argv, int(argv[-1]), env, self.folder / f"{name}.log")
 
     def unfinished_rounds(self) -> list[str]:
@@ -114,6 +125,21 @@ class Findings:
     voided: int = 0
     checkpoints: int = 0
     problems: list[str] = field(default_factory=list)
+
+
+def resume_and_audit(
+    deployment: Deployment, resumer: Bot, url: str, tables: list[Seated]
+) -> Findings:
+    """Resume the rounds under way, then check every receipt and every round's end."""
+    findings = Findings()
+    for seated in tables:
+        if len(seated.tokens) > 1 and not resumer.resume(seated):
+            findings.problems.append(f"{seated.table_id}: its round could not be resumed")
+    check_receipts(url, tables, findings)
+    check_rounds_end(url, [t for t in tables if len(t.tokens) > 1], findings)
+    for round_id in deployment.unfinished_rounds():
+        findings.problems.append(f"{round_id}: unfinished in the database")
+    return findings
 
 
 def check_receipts(url: str, tables: list[Seated], findings: Findings) -> None:
@@ -171,7 +197,7 @@ def export_and_verify(url: str, folder: Path, notes: set[str], findings: Finding
     if len(set(leaves)) != len(leaves):
         findings.problems.append("a head appears twice in the Merkle log")
     earliest = _check_notes(notes | {latest.read_text()}, leaves, verifier, findings)
-    command = [sys.executable, "-m", "verifier", str(export), "--key", str(pem)]
+    command = [sys.executable, "-m", "fairdeal.verifier", str(export), "--key", str(pem)]
     command += ["--checkpoint", str(latest)]
     if earliest is not None:
         previous = folder / "checkpoint-earliest.txt"

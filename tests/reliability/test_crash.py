@@ -1,6 +1,6 @@
 """SIGKILL the service at random moments under load, restart it, and lose nothing.
 
-Bots play Toto21 and Kvitlach tables against ``python -m api.cli serve`` (a SQLite file, or
+Bots play Toto21 and Kvitlach tables against ``python -m fairdeal.api.cli serve`` (a SQLite file, or
 PostgreSQL) while the process is killed with SIGKILL at seeded-random moments and started
 again on the same port with the same key file. A request whose answer was lost is sent
 again with its Idempotency-Key. Afterwards: every receipt a 2xx carried is the stored event
@@ -23,9 +23,8 @@ from tests.reliability.audit import (
     Deployment,
     Findings,
     check_consistency_proofs,
-    check_receipts,
-    check_rounds_end,
     export_and_verify,
+    resume_and_audit,
 )
 
 SEED = 20_260_101
@@ -61,7 +60,9 @@ def crash_and_audit(deployment: Deployment, kills: int, seed: int) -> tuple[Find
             stop.set()
             for thread in threads:
                 thread.join(timeout=120)
-        findings = audit(deployment, service.url, tables, stats)
+        resumer = Bot(Http([service.port], stats, random.Random(1), 30.0), "resume", "toto21",
+                      time.monotonic() + 60)  # fmt: skip
+        findings = resume_and_audit(deployment, resumer, service.url, tables)
         notes = watcher.notes
     try:
         export_and_verify(service.url, deployment.folder, notes, findings)
@@ -69,21 +70,6 @@ def crash_and_audit(deployment: Deployment, kills: int, seed: int) -> tuple[Find
     finally:
         service.stop()
     return findings, stats
-
-
-def audit(deployment: Deployment, url: str, tables: list[Seated], stats: Stats) -> Findings:
-    """Resume the rounds under way, then check every receipt and every round's end."""
-    findings = Findings()
-    resumer = Bot(Http([int(url.rsplit(":", 1)[1])], stats, random.Random(1), 30.0), "resume",
-                  "toto21", time.monotonic() + 60)  # fmt: skip
-    for seated in tables:
-        if len(seated.tokens) > 1 and not resumer.resume(seated):
-            findings.problems.append(f"{seated.table_id}: its round could not be resumed")
-    check_receipts(url, tables, findings)
-    check_rounds_end(url, [t for t in tables if len(t.tokens) > 1], findings)
-    for round_id in deployment.unfinished_rounds():
-        findings.problems.append(f"{round_id}: unfinished in the database")
-    return findings
 
 
 def _report(kills: int, findings: Findings, stats: Stats) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from api.storage import Store, open_store
+from fairdeal.api.storage import Store, open_store
 
 
 @dataclass
@@ -43,6 +43,12 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
         backend.close_all()
         return
     yield from _postgres_backend(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+def postgres_backend(postgres_url: str) -> Iterator[Backend]:
+    """PostgreSQL alone, for what only a server does (drop connections, refuse them)."""
+    yield from _postgres_backend(postgres_url)
 
 
 def _postgres_backend(url: str) -> Iterator[Backend]:

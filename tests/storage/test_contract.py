@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from api.storage import (
+from fairdeal.api.storage import (
     CheckpointRow,
     ConflictError,
     HeadRow,
@@ -99,7 +99,7 @@ def test_concurrent_migrations_on_a_fresh_database(backend: Backend) -> None:
 
 
 def test_a_version_1_log_keeps_its_leaves_through_the_upgrade(backend: Backend) -> None:
-    from api.storage import schema
+    from fairdeal.api.storage import schema
 
     store = backend.open()
     with store.transaction() as tx:  # the schema as version 1 left it, with one round leaf
@@ -446,22 +446,81 @@ def test_a_seat_taken_again_gets_a_new_token_and_the_old_one_stops_working(store
         assert tx.seat_for_token("t1", b"alice") is None
 
 
+def test_a_dropped_token_seats_nobody_and_the_seat_takes_a_new_one(store: Store) -> None:
+    with_table(store)
+    with store.transaction() as tx:
+        tx.put_token("t1", 0, b"alice")
+        tx.put_token("t1", 1, b"bob")
+    with store.transaction() as tx:
+        tx.drop_token("t1", 1)
+        tx.drop_token("t1", 5)  # a seat with no token: nothing to drop
+    with store.transaction() as tx:
+        assert tx.seat_for_token("t1", b"bob") is None
+        assert tx.seat_for_token("t1", b"alice") == 0
+        tx.put_token("t1", 1, b"bob")  # the departed seat's next occupant
+        assert tx.seat_for_token("t1", b"bob") == 1
+
+
 # Idempotency
+
+ALICE, BOB = b"\xa1" * 32, b"\xb0" * 32
 
 
 def test_idempotency_records(store: Store) -> None:
     with_table(store)
     first = IdempotencyRow(b"\x07" * 32, 201, {"events": [signed("t1", 0)], "ok": True})
     with store.transaction() as tx:
-        assert tx.get_idempotent("t1", "k") is None
-        tx.put_idempotent("t1", "k", first)
+        assert tx.get_idempotent("t1", ALICE, "k") is None
+        tx.put_idempotent("t1", ALICE, "k", first)
     with store.transaction() as tx:
-        assert tx.get_idempotent("t1", "k") == first
-        assert tx.get_idempotent("t1", "other") is None
+        assert tx.get_idempotent("t1", ALICE, "k") == first
+        assert tx.get_idempotent("t1", ALICE, "other") is None
     with pytest.raises(ConflictError), store.transaction() as tx:
-        tx.put_idempotent("t1", "k", IdempotencyRow(b"\x08" * 32, 409, {}))
+        tx.put_idempotent("t1", ALICE, "k", IdempotencyRow(b"\x08" * 32, 409, {}))
     with store.transaction() as tx:
-        assert tx.get_idempotent("t1", "k") == first
+        assert tx.get_idempotent("t1", ALICE, "k") == first
+
+
+def test_idempotency_keys_are_each_callers_own(store: Store) -> None:
+    with_table(store)
+    alices, bobs = (
+        IdempotencyRow(b"\x07" * 32, 200, {"a": 1}),
+        IdempotencyRow(b"\x08" * 32, 200, {}),
+    )
+    with store.transaction() as tx:
+        tx.put_idempotent("t1", ALICE, "move-1", alices)
+        assert tx.get_idempotent("t1", BOB, "move-1") is None
+        tx.put_idempotent("t1", BOB, "move-1", bobs)
+    with store.transaction() as tx:
+        assert tx.get_idempotent("t1", ALICE, "move-1") == alices
+        assert tx.get_idempotent("t1", BOB, "move-1") == bobs
+
+
+def test_finding_8_keys_kept_per_table_before_the_upgrade_still_answer_retries(
+    backend: Backend,
+) -> None:
+    from fairdeal.api.storage import schema
+
+    store = backend.open()
+    kept = IdempotencyRow(b"\x07" * 32, 200, {"events": []})
+    with store.transaction() as tx:  # the schema as version 2 left it, with one key kept
+        assert isinstance(tx, schema.SqlTransaction)
+        tx._run("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
+        for version, statements in enumerate(schema._MIGRATIONS[:2], start=1):
+            for statement in statements:
+                tx._run(statement.format(bytes=schema._BYTES_TYPE[tx.DIALECT]))
+            tx._run("INSERT INTO schema_version (version) VALUES (?)", (version,))
+        tx.create_table("t1", "toto21", 100)
+        tx._run(
+            "INSERT INTO idempotency (table_id, key, request_hash, status, response)"
+            " VALUES (?, ?, ?, ?, ?)",
+            ("t1", "move-1", kept.request_hash, 200, '{"events":[]}'),
+        )
+    store.migrate()
+    with store.transaction() as tx:
+        assert tx.get_idempotent("t1", ALICE, "move-1") == kept  # its hash names its caller
+        tx.put_idempotent("t1", ALICE, "move-2", kept)
+        assert tx.get_idempotent("t1", BOB, "move-2") is None
 
 
 # The Merkle log

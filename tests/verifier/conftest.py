@@ -1,10 +1,12 @@
 """Valid material built once per session by driving the real games."""
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from verifier import Trust, load_trust
+from fairdeal.verifier import Trust, load_trust
 
 from . import helpers
 from .corpus import Fixture
@@ -44,3 +46,24 @@ def fixture(log: helpers.Log, drivers: dict[str, helpers.TableDriver]) -> Fixtur
 @pytest.fixture(scope="session")
 def trust() -> Trust:
     return load_trust([helpers.VERIFIER_KEY])
+
+
+@pytest.fixture()
+def files(tmp_path: Path, log: helpers.Log, bundles: list[dict[str, Any]]) -> dict[str, str]:
+    """The command line's files: a PEM key, the export, its last bundle, checkpoints of
+    the whole log and of its first 3 leaves, and the consistency proof between them."""
+    paths = {
+        "key": tmp_path / "operator.pem",
+        "export": tmp_path / "export.jsonl",
+        "bundle": tmp_path / "bundle.json",
+        "checkpoint": tmp_path / "checkpoint.txt",
+        "previous": tmp_path / "previous.txt",
+        "consistency": tmp_path / "consistency.json",
+    }
+    paths["key"].write_text(helpers.PEM)
+    paths["export"].write_text(helpers.export_text(bundles))
+    paths["bundle"].write_text(json.dumps(bundles[-1], indent=2))
+    paths["checkpoint"].write_text(log.checkpoint())
+    paths["previous"].write_text(log.checkpoint(3))
+    paths["consistency"].write_text(json.dumps(log.consistency(3, log.tree.size)))
+    return {name: str(path) for name, path in paths.items()}

@@ -246,7 +246,7 @@ NAMED: dict[str, Attack] = {
     "a_valid_signature_by_another_key": (
         "kvitlach",
         lambda b: relogged(b, resign(copy.deepcopy(b["events"]), lambda e: None, OTHER)),
-        "sig.unknown_key",
+        "sig.wrong_key",
     ),
     "an_event_replayed_from_another_round": (
         "kvitlach",

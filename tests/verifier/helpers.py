@@ -225,3 +225,15 @@ def resign(
         out.append(json.loads(json.dumps(signed.to_json())))
         prev = signed.hash.hex()
     return out
+
+
+def run(capsys: Any, *args: str) -> tuple[int, Any]:
+    """fairdeal-verify's main() with --json; the exit status and the parsed report."""
+    from fairdeal.verifier.cli import main
+
+    status = main([*args, "--json"])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def codes(report: Any) -> set[str]:
+    return {f["code"] for f in report["findings"]}

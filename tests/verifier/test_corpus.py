@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from fairdeal.events import Event
-from verifier import Trust, verify_bundle
+from fairdeal.verifier import Trust, verify_bundle
 
 from . import corpus
 from .corpus import Fixture
@@ -97,7 +97,7 @@ def _first(events: list[dict[str, Any]], type_: str) -> int:
 
 
 def test_a_table_at_rest_verifies_and_is_told(fixture: Fixture, trust: Trust) -> None:
-    from verifier.explain import explain
+    from fairdeal.verifier.explain import explain
 
     events = fixture.kvitlach["events"]
     seated, after_first = _first(events, "round_opened"), _first(events, "round_revealed") + 1

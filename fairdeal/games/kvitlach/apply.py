@@ -122,8 +122,14 @@ def _joined(state: State, event: Logged, time: int) -> State:
 
 
 def _left(state: State, event: Logged, time: int) -> State:
-    seats = tuple(s for s in state.seats if s != _seat(event))
-    return _next(state, time, balances=_balances(event), seats=seats)
+    """The seat is free again; its ante stays in the bank but is no newcomer's: whoever
+    takes the seat next in this term pays the ante at its first round."""
+    seat = _seat(event)
+    seats = tuple(s for s in state.seats if s != seat)
+    term = state.term
+    if term is not None:
+        term = evolve(term, paid=term.paid - {seat})
+    return _next(state, time, balances=_balances(event), seats=seats, term=term)
 
 
 def _term_ended(state: State, event: Logged, time: int) -> State:

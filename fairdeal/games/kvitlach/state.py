@@ -86,7 +86,7 @@ class Term:
 
     banker: int
     rounds: int  # rounds opened in this term, this one included
-    paid: frozenset[int]  # seats whose ante is in this term's bank
+    paid: frozenset[int]  # seated players whose ante is in this term's bank (not who left)
 
 
 @dataclass(frozen=True)

@@ -44,8 +44,8 @@ def seat_joined(run: Run, command: Command) -> None:
     buy_in = command.data.get("buy_in")
     if type(buy_in) is not int or not 1 <= buy_in <= MAX_AMOUNT:
         raise LimitError(f"buy_in must be an integer from 1 to {MAX_AMOUNT}")
-    balances = {**run.state.balances, seat_actor(seat): buy_in}
-    run.emit(record(command, {"buy_in": buy_in, "balances": dict(sorted(balances.items()))}))
+    balances = money.after_deposit(run.state.balances, seat_actor(seat), buy_in)
+    run.emit(record(command, {"buy_in": buy_in, "balances": balances}))
 
 
 def seat_left(run: Run, command: Command) -> None:

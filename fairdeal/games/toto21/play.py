@@ -74,13 +74,13 @@ def _draw(state: Toto21State, command: Command, secret: bytes | None, face: str)
 
 
 def _on_turn(state: Toto21State, command: Command) -> Hand:
-    """The hand, if the command's seat is the one to move and still in time."""
+    """The hand, if the command's seat is the one to move and within its move time (the
+    game's end does not cut a dealt round short)."""
     current_round(state, command)
     seat, hand = acting_seat(command), state.hand
     if hand is None or hand.turn != seat:
         raise OutOfTurnError(f"it is not {command.actor}'s move")
     in_time(hand.move_deadline, command.time, "move")
-    in_time(state.game_deadline, command.time, "game")
     return hand
 
 

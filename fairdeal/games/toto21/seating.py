@@ -22,7 +22,7 @@ def join(state: Toto21State, command: Command, secret: bytes | None) -> Decision
     if state.phase != OPEN or seat != len(state.seats):
         raise OutOfTurnError(f"{command.actor} is not the next free seat")
     stake = state.options.stake
-    balances = dict(sorted({**state.balances, seat_actor(seat): stake}.items()))
+    balances = money.after_deposit(state.balances, seat_actor(seat), stake)
     return single(
         state, command, record(command, {"seat": seat, "deposit": stake, "balances": balances})
     )

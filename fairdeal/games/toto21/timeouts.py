@@ -1,6 +1,6 @@
 """The game clock: when the total game time ends, the match ends by points."""
 
-from fairdeal.errors import IllegalActionError
+from fairdeal.errors import IllegalActionError, NotDueError
 from fairdeal.games import dealing
 from fairdeal.games.base import Command, Decision, record
 from fairdeal.games.toto21 import timing
@@ -12,7 +12,8 @@ VOID_REASON = "game_time_up"
 
 
 def game_time_up(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
-    """Void the round in progress, decide the match by points, then reveal the seed.
+    """Void the unsealed round in progress, decide the match by points, then reveal the
+    seed. A dealt round is never voided: the game's end waits until it is revealed.
 
     With a round in progress the command names it, so a replay has the seed to check
     the reveal with; otherwise it names no round.
@@ -20,6 +21,8 @@ def game_time_up(state: Toto21State, command: Command, secret: bytes | None) -> 
     require_server(command)
     if state.phase != PLAYING:
         raise IllegalActionError("the game clock runs only during the match")
+    if timing.dealt_round_in_play(state):
+        raise NotDueError("the game time ends the match only once the dealt round is finished")
     round_id = timing.game_end_round(state)
     if command.round not in (None, round_id):
         raise IllegalActionError("game_time_up names the round in progress, or none")

@@ -3,7 +3,9 @@
 Pending deadlines are the game's end, the seed deadline of an unsealed round and the
 move deadline of the seat to move. The earliest passed one is due first (the game's
 end first on equal times), and ``decide`` accepts no other, so the server cannot pick
-the order of timeouts to its liking.
+the order of timeouts to its liking. The game's end waits while a dealt round is in
+play: that round is finished by moves and move timeouts, so a seat that sees a losing
+hand cannot have it voided by letting the game clock run out.
 """
 
 from dataclasses import dataclass
@@ -27,9 +29,11 @@ def pending(state: Toto21State) -> list[Deadline]:
     """Every deadline now running, earliest first."""
     if state.phase != PLAYING or state.game_deadline is None:
         return []
-    end = state.game_deadline
-    game_end = Command("game_time_up", SERVER, end, {"deadline": end}, game_end_round(state))
-    found = [Deadline(end, 0, game_end)]
+    found = []
+    if not dealt_round_in_play(state):
+        end = state.game_deadline
+        game_end = Command("game_time_up", SERVER, end, {"deadline": end}, game_end_round(state))
+        found.append(Deadline(end, 0, game_end))
     current, hand = state.round, state.hand
     if current is not None and state.in_round() and not current.sealed:
         assert current.seed_deadline is not None
@@ -43,8 +47,13 @@ def pending(state: Toto21State) -> list[Deadline]:
     return sorted(found, key=lambda deadline: (deadline.time, deadline.rank))
 
 
+def dealt_round_in_play(state: Toto21State) -> bool:
+    """A round is sealed, and so dealt (the seal's run deals), and not yet revealed."""
+    return state.round is not None and state.in_round() and state.round.sealed
+
+
 def game_end_round(state: Toto21State) -> str | None:
-    """The round ``game_time_up`` names: the one it voids, if any."""
+    """The round ``game_time_up`` names: the one it voids (never a dealt one), if any."""
     return state.round.round_id if state.round is not None and state.in_round() else None
 
 

@@ -1,0 +1,127 @@
+"""The ``fairdeal`` command line, run as a real process: its version, its command list, the
+help of every option, the commands a core-only install lacks, and its refusals."""
+
+import importlib.metadata
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .help_text import options_and_help
+
+REPO = Path(__file__).resolve().parents[1]
+SEED = "7bb1c63f224af4cf8466c831ab4309375a446df8581f6e77cbb6395753f57c79"
+DECK = ["deck", "--game", "toto21", "--round-id", "tbl-demo.1", "--server-seed", SEED]
+
+# A core-only install: no Flask (nor what comes with it), as `pip install fairdeal` has.
+_CORE_ONLY = """
+import sys
+class Blocker:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {"flask", "flask_smorest", "marshmallow", "werkzeug"}:
+            raise ImportError(f"No module named {name!r}")
+        return None
+sys.meta_path.insert(0, Blocker())
+from fairdeal.api.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def fairdeal(*args: str, core_only: bool = False) -> subprocess.CompletedProcess[str]:
+    start = ["-c", _CORE_ONLY] if core_only else ["-m", "fairdeal.api.cli"]
+    return subprocess.run(
+        [sys.executable, *start, *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_version_is_the_installed_distribution_s() -> None:
+    done = fairdeal("--version")
+    assert done.returncode == 0
+    assert done.stdout == f"fairdeal {importlib.metadata.version('fairdeal')}\n"
+
+
+@pytest.mark.parametrize("core_only", [False, True], ids=["with the server extra", "core only"])
+def test_bare_fairdeal_lists_every_command_with_a_line_each_and_exits_2(core_only: bool) -> None:
+    done = fairdeal(core_only=core_only)
+    assert done.returncode == 2 and done.stdout == ""
+    for command in ("deck", "serve", "demo"):
+        assert re.search(rf"^    {command} {{2,}}\S", done.stderr, re.MULTILINE), done.stderr
+    assert done.stderr.endswith("fairdeal: error: name a command (fairdeal COMMAND --help)\n")
+    needs = " ".join(done.stderr.split()).count("(needs the server extra: pip install")
+    assert needs == (2 if core_only else 0)
+
+
+@pytest.mark.parametrize("command", ["deck", "serve", "demo"])
+def test_every_option_of_every_subcommand_has_help_and_its_default(command: str) -> None:
+    done = fairdeal(command, "--help")
+    assert done.returncode == 0, done.stderr
+    found = options_and_help(done.stdout)
+    assert len(found) > 1, done.stdout
+    for option, text in found.items():
+        assert text, f"{command} {option} has no help"
+        takes_value = " " in option and not option.startswith("-h")
+        if takes_value:
+            assert "default:" in text or "required" in text, f"{command} {option}: {text}"
+
+
+def test_the_top_level_options_have_help() -> None:
+    found = options_and_help(fairdeal("--help").stdout)
+    assert set(found) == {"-h, --help", "--version"} and all(found.values())
+
+
+@pytest.mark.parametrize("command", ["serve", "demo"])
+def test_a_core_only_install_says_how_to_get_serve_and_demo(command: str) -> None:
+    done = fairdeal(command, "--port", "9000", core_only=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        f"fairdeal: error: {command} needs the server extra: pip install 'fairdeal[server]'\n"
+    )
+    helped = fairdeal(command, "--help", core_only=True)
+    assert helped.returncode == 0
+    assert "pip install 'fairdeal[server]'" in " ".join(helped.stdout.split())
+
+
+def test_a_core_only_install_still_deals_a_deck() -> None:
+    done = fairdeal(*DECK, core_only=True)
+    assert done.returncode == 0 and '"deck"' in done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["deck", "--game", "toto21", "--round-id", "", "--server-seed", SEED], "--round-id"),
+        (["deck", "--game", "toto21", "--round-id=", "--server-seed", SEED], "--round-id"),
+        (["serve", "--port", "99999"], "--port: must be 1 to 65535"),
+        (["serve", "--port", "0"], "--port: must be 1 to 65535"),
+        (["serve", "--port", "http"], "--port: not an integer"),
+    ],
+    ids=["an empty round id", "an empty round id joined", "port 99999", "port 0", "no number"],
+)
+def test_a_bad_argument_is_refused_in_one_line_before_anything_starts(
+    args: list[str], message: str
+) -> None:
+    done = fairdeal(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
+
+
+def test_a_closed_pipe_ends_the_deck_quietly() -> None:
+    """``fairdeal deck ... | head -1``: the reader is gone before the deck is printed."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "fairdeal.api.cli", *DECK, "--salts"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()
+        err = process.stderr.read()
+        assert process.wait(timeout=60) == 0
+    assert err == b""

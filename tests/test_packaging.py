@@ -1,0 +1,53 @@
+"""The installed import names: only ``fairdeal`` is taken, with the service and the verifier
+under it, so an application's own ``api`` or ``verifier`` package never collides with them."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+IMPORTS = "import fairdeal.api.client, fairdeal.verifier.cli; print(fairdeal.api.client.__name__)"
+
+
+def _python(code: str, cwd: Path, path: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/bin:/bin"} | ({"PYTHONPATH": path} if path else {})
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def test_an_application_s_own_api_package_does_not_collide(tmp_path: Path) -> None:
+    (tmp_path / "api").mkdir()
+    (tmp_path / "api" / "__init__.py").write_text("MINE = True\n")
+    done = _python(f"import api; assert api.MINE; {IMPORTS}", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "fairdeal.api.client"
+
+
+def test_the_installed_editable_package_has_no_top_level_api_or_verifier(tmp_path: Path) -> None:
+    for name in ("api", "verifier"):
+        done = _python(f"import {name}", tmp_path)
+        assert done.returncode == 1 and "ModuleNotFoundError" in done.stderr
+
+
+def test_a_regular_install_holds_the_service_and_the_verifier_under_fairdeal(
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / "site"
+    install = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target)]
+    build = subprocess.run(
+        [*install, str(REPO)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert build.returncode == 0, build.stderr
+    assert sorted(p.name for p in target.iterdir() if not p.name.endswith("-info")) == [
+        "bin",
+        "fairdeal",
+    ]
+    assert (target / "fairdeal" / "api" / "client.py").is_file()
+    assert (target / "fairdeal" / "api" / "static" / "redoc" / "redoc.standalone.js").is_file()
+    assert not (target / "fairdeal" / "api").is_symlink()
+    done = _python(IMPORTS, tmp_path, str(target))
+    assert done.returncode == 0, done.stderr
