@@ -34,8 +34,9 @@ from typing import Any, TypedDict
 
 from fairdeal import randomness
 from fairdeal.errors import FairdealError, HashMismatchError, SignatureError
-from fairdeal.events import SERVER, ChainHead, SignedEvent, seat_actor
+from fairdeal.events import ChainHead, SignedEvent, seat_actor
 from fairdeal.keys import KeySet, load_public_key
+from fairdeal.protocol import SERVER
 from fairdeal.verifier import Report, Trust, load_trust, verify_bundle
 
 __all__ = [

@@ -12,7 +12,8 @@ from fairdeal.api.errors import NotFoundError
 from fairdeal.api.storage import Reader
 from fairdeal.events import ChainHead, SignedEvent
 from fairdeal.games.base import Game
-from fairdeal.table import ROUND_REVEALED, TABLE_CREATED, Table
+from fairdeal.protocol import ROUND_REVEALED, TABLE_CREATED
+from fairdeal.table import Table
 
 
 @dataclass(frozen=True)

@@ -34,9 +34,10 @@ from fairdeal.api.storage import IdempotencyRow, Reader, Store, Transaction
 from fairdeal.api.tokens import new_token, token_hash
 from fairdeal.api.transparency import TransparencyLog
 from fairdeal.errors import FairdealError, GameError, OutOfTurnError
-from fairdeal.events import SERVER, Event, SignedEvent, concerned_seat, seat_actor
+from fairdeal.events import Event, SignedEvent, concerned_seat, seat_actor
 from fairdeal.games import registry
 from fairdeal.games.base import Command, Game
+from fairdeal.protocol import SERVER
 from fairdeal.table import create, execute
 
 Clock = Callable[[], int]

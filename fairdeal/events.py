@@ -36,10 +36,10 @@ from fairdeal.errors import (
 )
 from fairdeal.frozen import adopt, build, build_from, set_fields
 from fairdeal.keys import KeySet, Signer
+from fairdeal.protocol import SERVER
 
 VERSION = 1
 GENESIS_PREV = "0" * 64
-SERVER = "server"
 _FIELDS = ("version", "table", "round", "seq", "prev", "time", "type", "actor", "data")
 _FIELD_SET = frozenset(_FIELDS)
 _FIELD_VALUES = itemgetter(*_FIELDS)  # an event's fields, as a tuple in that order

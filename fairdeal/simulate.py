@@ -11,11 +11,12 @@ from typing import Any
 
 from fairdeal import randomness
 from fairdeal.errors import GameError
-from fairdeal.events import SERVER, SignedEvent, seat_actor
+from fairdeal.events import SignedEvent, seat_actor
 from fairdeal.frozen import evolve
 from fairdeal.games.base import Command, Game
 from fairdeal.keys import Signer
-from fairdeal.table import ROUND_REVEALED, Table, create, execute
+from fairdeal.protocol import ROUND_REVEALED, SERVER
+from fairdeal.table import Table, create, execute
 
 MAX_STEPS_PER_ROUND = 1000
 _NEVER = frozenset({"seat_left", "seat_joined"})

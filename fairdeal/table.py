@@ -13,14 +13,13 @@ from typing import Any
 
 from fairdeal.canonical import json_text
 from fairdeal.errors import EventSchemaError, OptionsError, ReplayMismatchError
-from fairdeal.events import SERVER, ChainHead, Draft, Event, SignedEvent, sign
+from fairdeal.events import ChainHead, Draft, Event, SignedEvent, sign
 from fairdeal.frozen import adopt
 from fairdeal.games.base import Command, Game
 from fairdeal.keys import Signer
+from fairdeal.protocol import ROUND_REVEALED, SERVER, TABLE_CREATED
 
 _SEED_HEX = re.compile(r"[0-9a-f]{64}")
-TABLE_CREATED = "table_created"
-ROUND_REVEALED = "round_revealed"
 
 
 @dataclass(frozen=True)

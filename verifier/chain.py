@@ -24,10 +24,9 @@ from fairdeal.errors import (
 )
 from fairdeal.events import GENESIS_PREV, Event, SignedEvent
 from fairdeal.keys import KeySet
+from fairdeal.protocol import TABLE_CREATED
 from fairdeal.verifier.findings import Finding
 from fairdeal.verifier.inputs import has_duplicates
-
-TABLE_CREATED = "table_created"
 
 
 def event_hash(event: dict[str, Any]) -> bytes:

@@ -15,9 +15,10 @@ from typing import Any
 
 from fairdeal import cards, randomness
 from fairdeal.errors import IllegalActionError, NotDueError, OutOfTurnError, SealedError
-from fairdeal.events import SERVER, Draft, actor_seat
+from fairdeal.events import Draft, actor_seat
 from fairdeal.frozen import evolve
 from fairdeal.games.base import Command, Logged, record
+from fairdeal.protocol import SERVER
 
 UP, DOWN, BLIND = "up", "down", "blind"
 FACES = (UP, DOWN, BLIND)

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairdeal import table
-from fairdeal.events import SERVER, Event
+from fairdeal.events import Event
 from fairdeal.games import dealing
 from fairdeal.games.kvitlach import GAME, State
 from fairdeal.games.money import MAX_TABLE_TOTAL, total
+from fairdeal.protocol import SERVER
 from tests.games.driving import T0, TableDriver, commitment_of, fixed_signer, labelled_seed
 
 SIGNER = fixed_signer(32)

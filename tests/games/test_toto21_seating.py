@@ -3,7 +3,7 @@
 import pytest
 
 from fairdeal.errors import IllegalActionError, OutOfTurnError
-from fairdeal.events import SERVER
+from fairdeal.protocol import SERVER
 
 from .toto21_helpers import (
     commitment,

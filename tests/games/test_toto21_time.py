@@ -3,9 +3,9 @@
 import pytest
 
 from fairdeal.errors import IllegalActionError, NotDueError
-from fairdeal.events import SERVER
 from fairdeal.games.base import Command
 from fairdeal.games.toto21 import GAME
+from fairdeal.protocol import SERVER
 
 from .toto21_helpers import (
     T0,

@@ -8,10 +8,11 @@ from typing import Any
 
 from fairdeal import randomness, table
 from fairdeal.cards import toto21_total
-from fairdeal.events import SERVER, Event
+from fairdeal.events import Event
 from fairdeal.games import dealing
 from fairdeal.games.toto21 import GAME
 from fairdeal.games.toto21.state import DEALER_PURPOSE, DECK_RULES, Toto21State
+from fairdeal.protocol import SERVER
 from tests.games.driving import T0, TableDriver, commitment_of, fixed_signer, labelled_seed
 
 SIGNER = fixed_signer(0)

@@ -14,12 +14,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fairdeal import randomness, table
 from fairdeal.bundle import LogEntry, make_bundle
 from fairdeal.errors import GameError
-from fairdeal.events import SERVER, SignedEvent
+from fairdeal.events import SignedEvent
 from fairdeal.games import registry
 from fairdeal.games.base import Command
 from fairdeal.keys import Signer, key_id, public_key_pem
 from fairdeal.merkle import MerkleTree
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
+from fairdeal.protocol import SERVER
 
 T0 = 1_760_000_000_000
 ORIGIN = "fairdeal.test/log"

@@ -4,9 +4,10 @@ the rule now decides otherwise, with the finding SPEC.md states for it."""
 from dataclasses import replace
 from typing import Any
 
-from fairdeal.events import SERVER, Draft
+from fairdeal.events import Draft
 from fairdeal.games import dealing
 from fairdeal.games.toto21.ending import by_points
+from fairdeal.protocol import SERVER
 from fairdeal.verifier import Report, Trust, verify_bundle
 
 from . import corpus, helpers

@@ -7,7 +7,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from fairdeal.events import SERVER, Draft, seat_actor
+from fairdeal.events import Draft, seat_actor
 from fairdeal.games import base, dealing, money
 from fairdeal.games.kvitlach import hands
 from fairdeal.games.kvitlach.options import canonical_order, deck_rules
@@ -22,6 +22,7 @@ from fairdeal.games.kvitlach.state import (
     rightward,
 )
 from fairdeal.games.money import BANK, Transfer
+from fairdeal.protocol import SERVER
 
 
 class Run(base.Run[State]):

@@ -3,7 +3,7 @@
 from typing import Any
 
 from fairdeal.errors import IllegalActionError, LimitError, OutOfTurnError
-from fairdeal.events import SERVER, actor_seat, seat_actor
+from fairdeal.events import actor_seat, seat_actor
 from fairdeal.frozen import evolve
 from fairdeal.games import dealing, money
 from fairdeal.games.base import Command, record
@@ -17,6 +17,7 @@ from fairdeal.games.kvitlach.state import (
     rightward,
 )
 from fairdeal.games.money import BANK, Transfer
+from fairdeal.protocol import SERVER
 
 
 def next_free_seat(state: State) -> int | None:

@@ -3,7 +3,7 @@
 from collections.abc import Callable
 
 from fairdeal.errors import IllegalActionError, LimitError, NotDueError, OutOfTurnError
-from fairdeal.events import SERVER, actor_seat
+from fairdeal.events import actor_seat
 from fairdeal.games import dealing
 from fairdeal.games.base import Command, record
 from fairdeal.games.dealing import Deck
@@ -31,6 +31,7 @@ from fairdeal.games.kvitlach.state import (
     in_round,
     uncovered,
 )
+from fairdeal.protocol import SERVER
 
 PLAYER_MOVES = ("bet", "hit", "open_card", "stand", "elvaroon", "reject")
 BANKER_MOVES = ("banker_draw", "banker_stop")

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from typing import Any
 
 from fairdeal.errors import GameError
-from fairdeal.events import SERVER
 from fairdeal.games import dealing
 from fairdeal.games.base import Command
 from fairdeal.games.dealing import Deck
@@ -26,6 +25,7 @@ from fairdeal.games.kvitlach.state import (
     covered,
     in_round,
 )
+from fairdeal.protocol import SERVER
 
 
 def legal_actions(state: State, seat: int, secret: bytes | None) -> list[str]:

@@ -1,6 +1,6 @@
 """How rounds and the match end: showdown, outcome, the pot paid out, and the reveal."""
 
-from fairdeal.events import SERVER, Draft, seat_actor
+from fairdeal.events import Draft, seat_actor
 from fairdeal.games import dealing, money
 from fairdeal.games.dealing import Deck
 from fairdeal.games.money import POT, Transfer
@@ -8,6 +8,7 @@ from fairdeal.games.toto21 import hands
 from fairdeal.games.toto21.hands import Outcome
 from fairdeal.games.toto21.run import Run
 from fairdeal.games.toto21.state import SEATS, Toto21State, cards_of, deck_of
+from fairdeal.protocol import SERVER
 
 
 def showdown(run: Run, secret: bytes | None) -> None:

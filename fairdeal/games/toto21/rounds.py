@@ -2,7 +2,7 @@
 
 from fairdeal import randomness
 from fairdeal.errors import IllegalActionError
-from fairdeal.events import SERVER, Draft
+from fairdeal.events import Draft
 from fairdeal.games import dealing
 from fairdeal.games.base import Command, Decision
 from fairdeal.games.dealing import DOWN, UP
@@ -17,6 +17,7 @@ from fairdeal.games.toto21.state import (
     cards_of,
     deck_of,
 )
+from fairdeal.protocol import SERVER
 
 
 def open_round(state: Toto21State, command: Command, secret: bytes | None) -> Decision:

@@ -1,12 +1,13 @@
 """Shared pieces of ``decide``: who may act, on which round, in time; and the run builder."""
 
 from fairdeal.errors import IllegalActionError, OutOfTurnError
-from fairdeal.events import SERVER, Draft
+from fairdeal.events import Draft
 from fairdeal.games import base
 from fairdeal.games.base import Command
 from fairdeal.games.dealing import RoundState
 from fairdeal.games.toto21.apply import apply_at
 from fairdeal.games.toto21.state import PLAYING, Hand, Toto21State
+from fairdeal.protocol import SERVER
 
 _SEAT_ACTORS = {"seat:0": 0, "seat:1": 1}
 

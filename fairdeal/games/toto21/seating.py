@@ -5,12 +5,13 @@ deposit the only way it leaves before the match: conservation is checked against
 """
 
 from fairdeal.errors import IllegalActionError, OutOfTurnError
-from fairdeal.events import SERVER, Draft, seat_actor
+from fairdeal.events import Draft, seat_actor
 from fairdeal.games import money
 from fairdeal.games.base import Command, Decision, record
 from fairdeal.games.money import POT, Transfer
 from fairdeal.games.toto21.run import Run, acting_seat, single, table_level
 from fairdeal.games.toto21.state import DECIDING, OPEN, SEATS, Toto21State
+from fairdeal.protocol import SERVER
 
 JOINER = 1
 

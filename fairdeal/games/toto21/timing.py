@@ -11,11 +11,11 @@ hand cannot have it voided by letting the game clock run out.
 from dataclasses import dataclass
 
 from fairdeal.errors import IllegalActionError, NotDueError
-from fairdeal.events import SERVER
 from fairdeal.frozen import evolve
 from fairdeal.games import dealing
 from fairdeal.games.base import Command
 from fairdeal.games.toto21.state import PLAYING, Toto21State
+from fairdeal.protocol import SERVER
 
 
 @dataclass(frozen=True)

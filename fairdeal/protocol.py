@@ -1,0 +1,35 @@
+"""The protocol's shared names and value shapes, in one place (SPEC 5, 6.2, 6.4, 6.5).
+
+The core, the games and the verifier name the events every game shares by these
+constants, and check a 64-hex digest or seed with ``is_hex64``: a renamed event or a
+loosened check then changes in one line, which the vectors catch.
+"""
+
+import re
+
+# Table-level events (SPEC 6.2, 6.5; seats and joins, SPEC 11.3 and 12.2).
+TABLE_CREATED = "table_created"
+SEAT_JOINED = "seat_joined"
+SEAT_LEFT = "seat_left"
+JOINER_ACCEPTED = "joiner_accepted"
+JOINER_REJECTED = "joiner_rejected"
+
+# The round protocol every game uses (SPEC 6.4), in the order a round logs them.
+ROUND_OPENED = "round_opened"
+CLIENT_SEED = "client_seed"
+SEED_TIMEOUT = "seed_timeout"
+ROUND_SEALED = "round_sealed"
+CARD_DEALT = "card_dealt"
+ROUND_VOIDED = "round_voided"
+ROUND_REVEALED = "round_revealed"
+
+# The actor of every event the service logs on its own account (SPEC 5.1).
+SERVER = "server"
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def is_hex64(value: object) -> bool:
+    """Whether ``value`` is 64 lowercase hex digits: a seed, a commitment or a hash as
+    the log writes them (SPEC 1)."""
+    return isinstance(value, str) and _HEX64.fullmatch(value) is not None
