@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from fairdeal.api.errors import NotFoundError
 from fairdeal.api.storage import Reader
 from fairdeal.events import ChainHead, SignedEvent
-from fairdeal.games.base import Game
+from fairdeal.games.base import AnyGame
 from fairdeal.protocol import ROUND_REVEALED, TABLE_CREATED
 from fairdeal.table import Table
 
@@ -59,7 +59,7 @@ def live_round(live: Live, round_id: str | None) -> Live:
 
 
 class LiveTables:
-    def __init__(self, games: Mapping[str, Game]) -> None:
+    def __init__(self, games: Mapping[str, AnyGame]) -> None:
         self.games = games
         self._tables: dict[str, Live] = {}
         self._lock = threading.Lock()

@@ -36,7 +36,8 @@ from fairdeal.api.transparency import TransparencyLog
 from fairdeal.errors import FairdealError, GameError, OutOfTurnError
 from fairdeal.events import Event, SignedEvent, concerned_seat, seat_actor
 from fairdeal.games import registry
-from fairdeal.games.base import Command, Game
+from fairdeal.games.base import AnyGame as Game
+from fairdeal.games.base import Command
 from fairdeal.protocol import SERVER
 from fairdeal.table import create, execute
 

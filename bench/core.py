@@ -26,7 +26,7 @@ from fairdeal import cards, randomness
 from fairdeal.errors import GameError
 from fairdeal.events import ChainHead, Draft, sign
 from fairdeal.games import registry
-from fairdeal.games.base import Command, Game
+from fairdeal.games.base import AnyGame, Command
 from fairdeal.keys import Signer
 from fairdeal.simulate import play_round, set_up
 from fairdeal.table import execute
@@ -101,7 +101,7 @@ def signing_events(signer: Signer) -> Callable[[], int]:
 class Recorded:
     """A table played once by bots: what the engine is then timed re-running."""
 
-    game: Game
+    game: AnyGame
     options: dict[str, Any]
     seating: list[tuple[str, str, dict[str, Any]]]
     rounds: list[tuple[bytes, list[Command]]] = field(default_factory=list)

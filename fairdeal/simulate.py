@@ -13,7 +13,7 @@ from fairdeal import randomness
 from fairdeal.errors import GameError
 from fairdeal.events import SignedEvent, seat_actor
 from fairdeal.frozen import evolve
-from fairdeal.games.base import Command, Game
+from fairdeal.games.base import AnyGame, Command
 from fairdeal.keys import Signer
 from fairdeal.protocol import ROUND_REVEALED, SERVER
 from fairdeal.table import Table, create, execute
@@ -27,7 +27,7 @@ class NoProgressError(RuntimeError):
 
 
 def set_up(
-    game: Game,
+    game: AnyGame,
     table_id: str,
     options: Mapping[str, Any],
     commands: Sequence[tuple[str, str, Mapping[str, Any]]],

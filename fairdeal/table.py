@@ -15,7 +15,8 @@ from fairdeal.canonical import json_text
 from fairdeal.errors import EventSchemaError, OptionsError, ReplayMismatchError
 from fairdeal.events import ChainHead, Draft, Event, SignedEvent, sign
 from fairdeal.frozen import adopt
-from fairdeal.games.base import Command, Game
+from fairdeal.games.base import AnyGame as Game
+from fairdeal.games.base import Command
 from fairdeal.keys import Signer
 from fairdeal.protocol import ROUND_REVEALED, SERVER, TABLE_CREATED
 

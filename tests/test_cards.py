@@ -4,20 +4,23 @@ from collections import Counter
 
 import pytest
 
-from fairdeal.cards import (
-    is_framed,
-    is_kvitlach_card,
-    is_toto21_card,
-    kvitlach_deck,
-    kvitlach_number,
-    toto21_deck,
-    toto21_rank,
-    toto21_total,
-    toto21_value,
-)
+from fairdeal.cards import kvitlach_deck, toto21_deck
+from fairdeal.games.kvitlach.hands import is_framed
+from fairdeal.games.kvitlach.hands import number as kvitlach_number
+from fairdeal.games.toto21.hands import rank as toto21_rank
+from fairdeal.games.toto21.hands import total as toto21_total
+from fairdeal.games.toto21.hands import value as toto21_value
 
 RANKS = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUITS = ["C", "D", "H", "S"]
+
+
+def is_toto21_card(card: str) -> bool:
+    return card in toto21_deck()
+
+
+def is_kvitlach_card(card: str) -> bool:
+    return card in kvitlach_deck(1)
 
 
 def test_toto21_deck_is_36_cards_in_canonical_order() -> None:

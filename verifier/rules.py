@@ -15,7 +15,7 @@ from typing import Any
 from fairdeal.canonical import json_text as _encode
 from fairdeal.errors import FairdealError, GameError
 from fairdeal.events import Draft, Event
-from fairdeal.games.base import Command, Game
+from fairdeal.games.base import AnyGame, Command
 from fairdeal.table import created_draft, records
 from fairdeal.verifier.findings import CODES, Finding
 
@@ -24,7 +24,7 @@ from fairdeal.verifier.findings import CODES, Finding
 class Replayed:
     """A table's game and its state after the events replayed so far."""
 
-    game: Game
+    game: AnyGame
     state: Any
 
 
@@ -88,7 +88,7 @@ def replay(
 
 
 def _decide(
-    game: Game, state: Any, command: Command, seeds: Mapping[str, bytes]
+    game: AnyGame, state: Any, command: Command, seeds: Mapping[str, bytes]
 ) -> tuple[list[Draft], Any]:
     """The drafts, and the state the game reaches by applying them as it decides."""
     decision = game.step(state, command, seeds.get(command.round or ""))

@@ -1,13 +1,14 @@
 """The interface every game implements, and the command that drives it.
 
-A game is a module-level object with five pure functions. The service and the
-verifier call the same ones:
+A game provides nine pure functions, which the service and the verifier call alike
+(SPEC 6.1; the contract in full, and how to add a game, is the package's README.md):
 
 - ``options(raw)``: the table's options with defaults filled in; raises OptionsError.
   The result is what ``table_created`` logs, and a fixed point: options(options(x)).
+- ``deck_rules(options)``: the rules the seal binds: {"game", "decks"}.
 - ``new(options)``: the state of a freshly created table with no seat taken.
 - ``step(state, command, secret)``: a Decision: the drafts of the events the command
-  causes, and the state they lead to. ``decide`` is its drafts alone.
+  causes, and the state they lead to.
 - ``decide(state, command, secret)``: the drafts of the events the command causes.
   The first draft always records the command itself (same type, actor and data), so
   any logged run of events can be replayed: rebuild the command from the first
@@ -19,10 +20,13 @@ verifier call the same ones:
 - ``legal_actions(state, seat, secret)``: the command types that seat may send now.
 - ``view_for(state, seat, secret)``: what that seat may see (None: the public).
 - ``due(state, now)``: the server command a passed deadline calls for, if any.
-- ``deck_rules(options)``: the rules the seal binds: {"game", "decks"}.
 
 ``secret`` is the current round's 32-byte server seed, or None where it is not
 known: the service always has it; the verifier learns it from the reveal.
+
+A game's package writes its rules as module functions; ``Plugin`` makes the nine of
+them from the game's own: its options parser and state constructor, ``step``, ``apply``,
+``legal_actions``, ``view_for`` and ``due``.
 """
 
 from collections.abc import Callable, Mapping
@@ -34,6 +38,7 @@ from fairdeal.events import Draft, Event
 from fairdeal.frozen import adopt
 
 S = TypeVar("S")
+Opts = TypeVar("Opts", bound="Options")
 
 
 @dataclass(frozen=True)
@@ -60,11 +65,11 @@ class Command:
 
 
 @dataclass(frozen=True)
-class Decision:
+class Decision(Generic[S]):
     """What a command causes: the drafts, and the state after applying them in order."""
 
     drafts: list[Draft]
-    state: Any
+    state: S
 
 
 class Logged(Protocol):
@@ -103,33 +108,93 @@ class Run(Generic[S]):
         self.state = self._apply_at(self.state, draft, self.time)
         self.drafts.append(draft)
 
-    def decision(self) -> Decision:
+    def decision(self) -> Decision[S]:
         # Not Decision(...): its __init__ is a call more, for every command.
         return adopt(Decision, {"drafts": self.drafts, "state": self.state})
 
 
-class Game(Protocol):
-    """What a game plug-in provides; see the module docstring."""
+class Game(Protocol[S]):
+    """What a game plug-in provides, ``S`` being its state; see the module docstring."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def decks(self) -> Mapping[int, tuple[str, ...]]:
+        """Each number of decks the game is played with, and that deck's canonical order."""
 
     def options(self, raw: Mapping[str, Any]) -> dict[str, Any]: ...
 
     def deck_rules(self, options: Mapping[str, Any]) -> dict[str, Any]: ...
 
-    def new(self, options: Mapping[str, Any]) -> Any: ...
+    def new(self, options: Mapping[str, Any]) -> S: ...
 
-    def step(self, state: Any, command: Command, secret: bytes | None) -> Decision: ...
+    def step(self, state: S, command: Command, secret: bytes | None) -> Decision[S]: ...
 
-    def decide(self, state: Any, command: Command, secret: bytes | None) -> list[Draft]: ...
+    def decide(self, state: S, command: Command, secret: bytes | None) -> list[Draft]: ...
 
-    def apply(self, state: Any, event: Event) -> Any: ...
+    def apply(self, state: S, event: Event) -> S: ...
 
-    def legal_actions(self, state: Any, seat: int, secret: bytes | None) -> list[str]: ...
+    def legal_actions(self, state: S, seat: int, secret: bytes | None) -> list[str]: ...
 
-    def view_for(self, state: Any, seat: int | None, secret: bytes | None) -> dict[str, Any]: ...
+    def view_for(self, state: S, seat: int | None, secret: bytes | None) -> dict[str, Any]: ...
 
-    def due(self, state: Any, now: int) -> Command | None: ...
+    def due(self, state: S, now: int) -> Command | None: ...
+
+
+AnyGame = Game[Any]  # a game whatever its state: what the engine, service and verifier hold
+
+
+class Options(Protocol):
+    """A game's parsed options: ``to_json`` is their full form, which ``table_created`` logs."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+def deck_rules(game: str, decks: int = 1) -> dict[str, Any]:
+    """The rules the seal binds (SPEC 3.3): the game's name and its number of decks, the
+    options' ``decks`` (1 where a game has no such option), as the verifier reads them."""
+    return {"game": game, "decks": decks}
+
+
+class Plugin(Generic[S, Opts]):
+    """A game made of its package's functions: ``parse`` (raw options to the game's
+    ``Options``, raising OptionsError) and ``start`` (those options to a new table's state),
+    and the rules' own ``step``, ``apply``, ``legal_actions``, ``view_for`` and ``due``.
+
+    Those five are kept as they are, not wrapped: the engine calls a game's ``step`` for
+    every command. ``decks`` maps each number of decks the game is played with to its
+    canonical order (SPEC 4); registering the game makes it known to ``cards``.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        decks: Mapping[int, tuple[str, ...]],
+        parse: Callable[[Mapping[str, Any]], Opts],
+        start: Callable[[Opts], S],
+        step: Callable[[S, Command, bytes | None], Decision[S]],
+        apply: Callable[[S, Event], S],
+        legal_actions: Callable[[S, int, bytes | None], list[str]],
+        view_for: Callable[[S, int | None, bytes | None], dict[str, Any]],
+        due: Callable[[S, int], Command | None],
+    ) -> None:
+        self.name, self.decks, self.parse, self.start = name, dict(decks), parse, start
+        self.step, self.apply, self.due = step, apply, due
+        self.legal_actions, self.view_for = legal_actions, view_for
+
+    def options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        return self.parse(raw).to_json()
+
+    def deck_rules(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return deck_rules(self.name, self.options(options).get("decks", 1))
+
+    def new(self, options: Mapping[str, Any]) -> S:
+        return self.start(self.parse(options))
+
+    def decide(self, state: S, command: Command, secret: bytes | None) -> list[Draft]:
+        return self.step(state, command, secret).drafts
 
 
 def record(command: Command, data: Mapping[str, Any], round_id: str | None = None) -> Draft:

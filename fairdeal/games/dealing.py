@@ -130,11 +130,7 @@ def _round_deck(
     commitment = randomness.seed_commitment(server_seed)
     as_dict = dict(rules)
     key = randomness.shuffle_key(server_seed, round_id, commitment, client_seeds, as_dict)
-    return derive_deck(key, _canonical_deck(as_dict["game"], as_dict["decks"]))
-
-
-# Built once per game and number of decks: a new round asks for its deck again.
-_canonical_deck = lru_cache(maxsize=None)(cards.canonical_deck)
+    return derive_deck(key, cards.canonical_deck(as_dict["game"], as_dict["decks"]))
 
 
 def check_secret(secret: bytes, commitment: str) -> None:

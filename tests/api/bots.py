@@ -14,11 +14,12 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairdeal import cards, table
+from fairdeal import table
 from fairdeal.api.client import FairdealClient, SeatClient
 from fairdeal.events import SignedEvent, check_chain
 from fairdeal.games import dealing, registry
 from fairdeal.games.kvitlach import hands as kvitlach_hands
+from fairdeal.games.toto21 import hands as toto21_hands
 from fairdeal.keys import KeySet, load_public_key
 from fairdeal.note import NoteVerifier
 
@@ -220,7 +221,7 @@ def toto21_move(
     legal = view["legal_actions"]
     if "blind" in legal and rng.random() < blind:
         kind = "blind"
-    elif "hit" in legal and cards.toto21_total(mine) < 17:
+    elif "hit" in legal and toto21_hands.total(mine) < 17:
         kind = "hit"
     else:
         kind = "stand"

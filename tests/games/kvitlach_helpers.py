@@ -99,8 +99,8 @@ class Driver(TableDriver):
         opened = self.open_round()
         assert self.round_id is not None and self.state.round is not None
         seats = self.state.round.seats
-        seeds = find_seeds(self.round_id, seats, self.state.options["decks"], wanted)
-        self.deck = deck_for(self.round_id, seeds, self.state.options["decks"])
+        seeds = find_seeds(self.round_id, seats, self.state.options.decks, wanted)
+        self.deck = deck_for(self.round_id, seeds, self.state.options.decks)
         logged = list(opened)
         for seat, seed in zip(seats, seeds, strict=True):
             logged += self.seat(seat, "client_seed", {"seed": seed})
@@ -167,7 +167,7 @@ def fill_with_antes(driver: Driver) -> None:
     """Newcomers buy in, pay the ante, time out and leave with one unit, over and over (the
     last one out ends the term: a new ante next time). Each ante stays at the table, whose
     total climbs until another six buy-ins would take it past the bound."""
-    players = range(1, driver.state.options["max_seats"])
+    players = range(1, driver.state.options.max_seats)
     while MAX_TABLE_TOTAL - total(driver.state.balances) >= len(players) * LARGEST:
         for seat in players:
             driver.join(seat, LARGEST)

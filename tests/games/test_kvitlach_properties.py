@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from fairdeal.errors import IllegalActionError
 from fairdeal.games.kvitlach import GAME
-from fairdeal.games.kvitlach.flow import deck_of
-from fairdeal.games.kvitlach.turns import stake_limit
+from fairdeal.games.kvitlach.play import stake_limit
+from fairdeal.games.kvitlach.run import deck_of
 
 from .kvitlach_helpers import MOVE, Driver, money_is_conserved, seated
 

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairdeal import randomness, table
-from fairdeal.cards import toto21_total
 from fairdeal.events import Event
 from fairdeal.games import dealing
 from fairdeal.games.toto21 import GAME
-from fairdeal.games.toto21.state import DEALER_PURPOSE, DECK_RULES, Toto21State
+from fairdeal.games.toto21.hands import total as toto21_total
+from fairdeal.games.toto21.state import DEALER_PURPOSE, DECK_RULES, State
 from fairdeal.protocol import SERVER
 from tests.games.driving import T0, TableDriver, commitment_of, fixed_signer, labelled_seed
 
@@ -58,7 +58,7 @@ def find_seed(
 @dataclass
 class Driver(TableDriver):
     @property
-    def state(self) -> Toto21State:
+    def state(self) -> State:
         return self.table.state  # type: ignore[no-any-return]
 
     def seat(self, seat: int, type_: str, data: dict[str, Any] | None = None) -> list[Event]:

@@ -71,7 +71,7 @@ def _next(state: State, time: int, play: _Changes = _UNCHANGED, **changes: Any) 
         current = changes.get("round", state.round)
         phase = play.get("phase", old.phase)
         waiting = current is not None and not current.revealed and phase in _MOVING
-        deadline = time + state.options["move_time_ms"] if waiting else None
+        deadline = time + state.options.move_time_ms if waiting else None
         # Unchanged on most events after a command's first: then the play is kept.
         if play or deadline != old.deadline:
             changes["play"] = evolve_with(old, {**play, "deadline": deadline})
@@ -284,7 +284,7 @@ def _settled(state: State, event: Logged, time: int) -> State:
     hands = _hands(_play(state).hands, statuses)
     # The banker's first card (for the exit) is the same in the play before and after.
     exit_offer = (
-        state.options["banker_exit"] == "optional"
+        state.options.banker_exit == "optional"
         and exit_condition(state)
         and balances.get(BANK, 0) > 0
     )

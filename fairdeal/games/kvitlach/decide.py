@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 from fairdeal.errors import IllegalActionError
 from fairdeal.games.base import Command, Decision
-from fairdeal.games.kvitlach import table_moves, turns
+from fairdeal.games.kvitlach import play, rounds, seating
 from fairdeal.games.kvitlach.apply import apply_at
-from fairdeal.games.kvitlach.flow import Run
+from fairdeal.games.kvitlach.run import Run
 from fairdeal.games.kvitlach.state import State
 
 CONSEQUENCES = frozenset(
@@ -29,20 +29,20 @@ def _table(handler: Callable[[Run, Command], None]) -> _Handler:
 
 
 _COMMANDS: dict[str, _Handler] = {
-    "seat_joined": _table(table_moves.seat_joined),
-    "seat_left": _table(table_moves.seat_left),
-    "banker_exit": _table(table_moves.banker_exit),
-    "round_opened": table_moves.round_opened,
-    "client_seed": table_moves.client_seed,
-    "seed_timeout": table_moves.seed_timeout,
-    "move_timeout": turns.move_timeout,
-    **{kind: turns.player_move for kind in turns.PLAYER_MOVES},
-    **{kind: turns.banker_move for kind in turns.BANKER_MOVES},
+    "seat_joined": _table(seating.seat_joined),
+    "seat_left": _table(seating.seat_left),
+    "banker_exit": _table(seating.banker_exit),
+    "round_opened": rounds.round_opened,
+    "client_seed": rounds.client_seed,
+    "seed_timeout": rounds.seed_timeout,
+    "move_timeout": play.move_timeout,
+    **{kind: play.player_move for kind in play.PLAYER_MOVES},
+    **{kind: play.banker_move for kind in play.BANKER_MOVES},
 }
 _ROUND_COMMANDS = frozenset(_COMMANDS) - {"seat_joined", "seat_left", "banker_exit", "round_opened"}
 
 
-def decide(state: State, command: Command, secret: bytes | None) -> Decision:
+def decide(state: State, command: Command, secret: bytes | None) -> Decision[State]:
     if command.type in CONSEQUENCES:
         raise IllegalActionError(f"{command.type} is the rules' consequence, never a command")
     handler = _COMMANDS.get(command.type)

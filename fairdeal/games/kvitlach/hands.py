@@ -9,11 +9,18 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
 
-from fairdeal.cards import is_framed, kvitlach_number
-
 TWENTY_ONE = 21
 ELVAROON_TOTAL = 11
 TWELVE_VALUES = (12, 10, 9)
+FRAMED = frozenset({2, 11})
+
+
+def number(card: str) -> int:
+    return int(card)
+
+
+def is_framed(card: str) -> bool:
+    return number(card) in FRAMED
 
 
 def totals(hand: Sequence[str]) -> frozenset[int]:
@@ -24,7 +31,7 @@ def totals(hand: Sequence[str]) -> frozenset[int]:
 @lru_cache(maxsize=4096)
 def _totals(hand: tuple[str, ...]) -> frozenset[int]:
     # Cached by the cards in order of code: the rules ask again at every move.
-    fixed = sum(kvitlach_number(card) for card in hand if card != "12")
+    fixed = sum(number(card) for card in hand if card != "12")
     twelves = sum(1 for card in hand if card == "12")
     return frozenset(fixed + sum(values) for values in product(TWELVE_VALUES, repeat=twelves))
 

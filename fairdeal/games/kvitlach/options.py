@@ -5,7 +5,7 @@ options(x)``. Defaults that differ by rule set follow the chosen ``rule_set``.
 """
 
 from collections.abc import Mapping
-from functools import lru_cache
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from fairdeal import cards
@@ -28,13 +28,32 @@ _RULE_SET_DEFAULTS = {
     CLASSIC: {"banker_must_draw": "16", "banker_exit": "mandatory", "order": "left"},
     PRESSBURG: {"banker_must_draw": "none", "banker_exit": "optional", "order": "alternate"},
 }
-KEYS = (
-    "rule_set", "decks", "bank_funding", "ante", "max_bet", "banker_must_draw",
-    "banker_exit", "order", "max_seats", "seed_time_ms", "move_time_ms",
-)  # fmt: skip
 
 
-def options(raw: Mapping[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Options:
+    """A table's options in full (``to_json`` is what ``table_created`` logs)."""
+
+    rule_set: str
+    decks: int
+    bank_funding: int
+    ante: int
+    max_bet: int
+    banker_must_draw: str
+    banker_exit: str
+    order: str
+    max_seats: int
+    seed_time_ms: int
+    move_time_ms: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+KEYS = tuple(field.name for field in fields(Options))
+
+
+def parse(raw: Mapping[str, Any]) -> Options:
     """The full options of a table, or OptionsError naming the first bad one."""
     unknown = sorted(set(raw) - set(KEYS))
     if unknown:
@@ -52,19 +71,11 @@ def options(raw: Mapping[str, Any]) -> dict[str, Any]:
     full["max_seats"] = _integer(raw, "max_seats", 2, SEAT_LIMITS[decks], SEAT_LIMITS[decks])
     for key in ("seed_time_ms", "move_time_ms"):
         full[key] = _integer(raw, key, MIN_TIME_MS, MAX_TIME_MS, DEFAULT_TIME_MS)
-    return {key: full[key] for key in KEYS}
+    return Options(**full)
 
 
-def deck_rules(opts: Mapping[str, Any]) -> dict[str, Any]:
-    return {"game": NAME, "decks": opts["decks"]}
-
-
-def canonical_order(opts: Mapping[str, Any]) -> tuple[str, ...]:
-    return _deck(opts["decks"])
-
-
-# Asked for at every draw (is a card left?): built once per number of decks.
-_deck = lru_cache(maxsize=None)(cards.kvitlach_deck)
+def canonical_order(options: Options) -> tuple[str, ...]:
+    return cards.canonical_deck(NAME, options.decks)
 
 
 def _integer(raw: Mapping[str, Any], key: str, low: int, high: int, default: int) -> int:

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from fairdeal.events import seat_actor
 from fairdeal.games.dealing import RoundState
+from fairdeal.games.kvitlach.options import Options
 from fairdeal.games.money import BANK
 
 # Hand statuses. A hand is "live" while its bet is covered by the bank.
@@ -91,7 +92,7 @@ class Term:
 
 @dataclass(frozen=True)
 class State:
-    options: Mapping[str, Any]
+    options: Options
     balances: MappingProxyType[str, int] = field(default_factory=_empty)
     seats: tuple[int, ...] = ()
     banker: int = 0  # the current banker, or who is next in line between terms

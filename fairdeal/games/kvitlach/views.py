@@ -1,4 +1,4 @@
-"""What each seat may see and send, and which deadline is due.
+"""What each seat may see and send.
 
 A view never holds another seat's face-down card, nor any card before it is
 public, nor the server seed: hidden cards appear as positions only.
@@ -8,13 +8,12 @@ from collections.abc import Callable
 from typing import Any
 
 from fairdeal.errors import GameError
-from fairdeal.games import dealing
-from fairdeal.games.base import Command
 from fairdeal.games.dealing import Deck
-from fairdeal.games.kvitlach import table_moves, turns
-from fairdeal.games.kvitlach.flow import deck_of
+from fairdeal.games.kvitlach.options import NAME
+from fairdeal.games.kvitlach.play import BANKER_MOVES, PLAYER_MOVES, check_banker, check_player
+from fairdeal.games.kvitlach.run import deck_of
+from fairdeal.games.kvitlach.seating import next_free_seat
 from fairdeal.games.kvitlach.state import (
-    BANKER,
     PLAYERS,
     SEEDING,
     Hand,
@@ -25,12 +24,11 @@ from fairdeal.games.kvitlach.state import (
     covered,
     in_round,
 )
-from fairdeal.protocol import SERVER
 
 
 def legal_actions(state: State, seat: int, secret: bytes | None) -> list[str]:
     if seat not in state.seats:
-        joinable = not in_round(state) and seat == table_moves.next_free_seat(state)
+        joinable = not in_round(state) and seat == next_free_seat(state)
         return ["seat_joined"] if joinable else []
     if not in_round(state):
         return _between_rounds(state, seat)
@@ -43,8 +41,8 @@ def legal_actions(state: State, seat: int, secret: bytes | None) -> list[str]:
         return []
     deck = deck_of(state, secret)
     if play.phase == PLAYERS:
-        return [k for k in turns.PLAYER_MOVES if _allowed(turns.check_player, state, seat, k, deck)]
-    return [k for k in turns.BANKER_MOVES if _allowed(turns.check_banker, state, seat, k, deck)]
+        return [k for k in PLAYER_MOVES if _allowed(check_player, state, seat, k, deck)]
+    return [k for k in BANKER_MOVES if _allowed(check_banker, state, seat, k, deck)]
 
 
 def _between_rounds(state: State, seat: int) -> list[str]:
@@ -66,28 +64,14 @@ def _allowed(
     return True
 
 
-def due(state: State, now: int) -> Command | None:
-    """The seed timeout or the move timeout whose deadline has passed, if any."""
-    if not in_round(state) or state.round is None or state.play is None:
-        return None
-    current, play = state.round, state.play
-    if not current.sealed and current.seed_deadline is not None and now >= current.seed_deadline:
-        data = {"deadline": current.seed_deadline, "seats": dealing.missing_seeds(current)}
-        return Command("seed_timeout", SERVER, now, data, current.round_id)
-    if play.phase in (PLAYERS, BANKER) and play.deadline is not None and now >= play.deadline:
-        data = {"seat": play.turn, "deadline": play.deadline}
-        return Command("move_timeout", SERVER, now, data, current.round_id)
-    return None
-
-
 # Views.
 
 
 def view_for(state: State, seat: int | None, secret: bytes | None) -> dict[str, Any]:
     term = state.term
     view: dict[str, Any] = {
-        "game": "kvitlach",
-        "options": dict(state.options),
+        "game": NAME,
+        "options": state.options.to_json(),
         "seats": list(state.seats),
         "balances": dict(sorted(state.balances.items())),
         "banker": state.banker,

@@ -15,17 +15,17 @@ from fairdeal.games.toto21.state import (
     Hand,
     Held,
     Known,
-    Toto21State,
+    State,
 )
 
-Applier = Callable[[Toto21State, Logged], Toto21State]
+Applier = Callable[[State, Logged], State]
 
 
-def apply(state: Toto21State, event: Event) -> Toto21State:
+def apply(state: State, event: Event) -> State:
     return apply_at(state, event, event.time)
 
 
-def apply_at(state: Toto21State, event: Logged, time: int) -> Toto21State:
+def apply_at(state: State, event: Logged, time: int) -> State:
     """``apply`` for an event (or a draft) logged at ``time``, which Toto21 never reads:
     its deadlines are logged in the events' data."""
     applier = _APPLIERS.get(event.type)
@@ -34,11 +34,11 @@ def apply_at(state: Toto21State, event: Logged, time: int) -> Toto21State:
     return applier(state, event)
 
 
-def _unchanged(state: Toto21State, event: Logged) -> Toto21State:
+def _unchanged(state: State, event: Logged) -> State:
     return state
 
 
-def _joined(state: Toto21State, event: Logged) -> Toto21State:
+def _joined(state: State, event: Logged) -> State:
     seats = (*state.seats, event.data["seat"])
     return evolve(
         state,
@@ -49,7 +49,7 @@ def _joined(state: Toto21State, event: Logged) -> Toto21State:
     )
 
 
-def _left(state: Toto21State, event: Logged) -> Toto21State:
+def _left(state: State, event: Logged) -> State:
     return evolve(
         state,
         seats=tuple(seat for seat in state.seats if seat != event.data["seat"]),
@@ -59,36 +59,36 @@ def _left(state: Toto21State, event: Logged) -> Toto21State:
     )
 
 
-def _started(state: Toto21State, event: Logged) -> Toto21State:
+def _started(state: State, event: Logged) -> State:
     data = event.data
     return evolve(
         state, phase=PLAYING, balances=data["balances"], game_deadline=data["game_deadline"]
     )
 
 
-def _ended(state: Toto21State, event: Logged) -> Toto21State:
+def _ended(state: State, event: Logged) -> State:
     return evolve(state, phase=OVER, balances=event.data["balances"])
 
 
 def _round(update: Callable[[dealing.RoundState, Logged], dealing.RoundState]) -> Applier:
-    def applier(state: Toto21State, event: Logged) -> Toto21State:
+    def applier(state: State, event: Logged) -> State:
         assert state.round is not None
         return evolve(state, round=update(state.round, event))
 
     return applier
 
 
-def _opened(state: Toto21State, event: Logged) -> Toto21State:
+def _opened(state: State, event: Logged) -> State:
     opened = dealing.apply_opened(event)
     round_ids = state.round_ids | {opened.round_id}
     return evolve(state, round=opened, hand=None, rounds=state.rounds + 1, round_ids=round_ids)
 
 
-def _dealer_chosen(state: Toto21State, event: Logged) -> Toto21State:
+def _dealer_chosen(state: State, event: Logged) -> State:
     return evolve(state, hand=Hand(dealer=event.data["dealer"], player=event.data["player"]))
 
 
-def _dealt(state: Toto21State, event: Logged) -> Toto21State:
+def _dealt(state: State, event: Logged) -> State:
     assert state.hand is not None
     data, hand = event.data, state.hand
     held = Held(data["seat"], data["position"], data["face"], data.get("commitment"))
@@ -102,31 +102,31 @@ def _dealt(state: Toto21State, event: Logged) -> Toto21State:
     return evolve_with(state, {"hand": hand})
 
 
-def _move_due(state: Toto21State, event: Logged) -> Toto21State:
+def _move_due(state: State, event: Logged) -> State:
     assert state.hand is not None
     hand = evolve(state.hand, turn=event.data["seat"], move_deadline=event.data["deadline"])
     return evolve(state, hand=hand)
 
 
-def _turn_over(state: Toto21State, event: Logged) -> Toto21State:
+def _turn_over(state: State, event: Logged) -> State:
     if state.hand is None:  # a round voided before its seal has no hand
         return state
     return evolve(state, hand=evolve(state.hand, turn=None, move_deadline=None))
 
 
-def _shown(state: Toto21State, event: Logged) -> Toto21State:
+def _shown(state: State, event: Logged) -> State:
     assert state.hand is not None
     shown = {c["position"]: Known(c["card"], c["salt"]) for c in event.data["cards"]}
     return evolve(state, hand=evolve(state.hand, known={**state.hand.known, **shown}))
 
 
-def _won(state: Toto21State, event: Logged) -> Toto21State:
+def _won(state: State, event: Logged) -> State:
     score = tuple(event.data["score"])
     assert len(score) == 2
     return evolve(_turn_over(state, event), score=(score[0], score[1]), worth=1)
 
 
-def _double_bust(state: Toto21State, event: Logged) -> Toto21State:
+def _double_bust(state: State, event: Logged) -> State:
     return evolve(_turn_over(state, event), worth=event.data["next_worth"])
 
 

@@ -9,10 +9,10 @@ from collections.abc import Callable
 
 from fairdeal.errors import IllegalActionError
 from fairdeal.games.base import Command, Decision
-from fairdeal.games.toto21 import play, rounds, seating, timeouts
-from fairdeal.games.toto21.state import Toto21State
+from fairdeal.games.toto21 import play, rounds, seating, timing
+from fairdeal.games.toto21.state import State
 
-Decider = Callable[[Toto21State, Command, bytes | None], Decision]
+Decider = Callable[[State, Command, bytes | None], Decision[State]]
 
 COMMANDS: dict[str, Decider] = {
     "seat_joined": seating.join,
@@ -25,11 +25,11 @@ COMMANDS: dict[str, Decider] = {
     "blind": play.blind,
     "stand": play.stand,
     "move_timeout": play.move_timeout,
-    "game_time_up": timeouts.game_time_up,
+    "game_time_up": timing.game_time_up,
 }
 
 
-def decide(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
+def decide(state: State, command: Command, secret: bytes | None) -> Decision[State]:
     decider = COMMANDS.get(command.type)
     if decider is None:
         raise IllegalActionError(f"{command.type!r} is not a toto21 command")

@@ -7,7 +7,7 @@ from fairdeal.games.money import POT, Transfer
 from fairdeal.games.toto21 import hands
 from fairdeal.games.toto21.hands import Outcome
 from fairdeal.games.toto21.run import Run
-from fairdeal.games.toto21.state import SEATS, Toto21State, cards_of, deck_of
+from fairdeal.games.toto21.state import SEATS, State, cards_of, deck_of
 from fairdeal.protocol import SERVER
 
 
@@ -62,7 +62,7 @@ def _outcome_draft(run: Run, deck: Deck, outcome: Outcome) -> Draft:
     return Draft("round_won", SERVER, data, round_id)
 
 
-def match_won(state: Toto21State, seat: int, reason: str) -> Draft:
+def match_won(state: State, seat: int, reason: str) -> Draft:
     """The winner takes the whole pot."""
     pot = state.balances.get(POT, 0)
     transfers = [Transfer(POT, seat_actor(seat), pot)] if pot else []
@@ -70,7 +70,7 @@ def match_won(state: Toto21State, seat: int, reason: str) -> Draft:
     return Draft("match_won", SERVER, {**data, **money.settlement(state.balances, transfers)})
 
 
-def match_drawn(state: Toto21State) -> Draft:
+def match_drawn(state: State) -> Draft:
     """Equal points when the game time ends: each seat's stake comes back."""
     stake = state.options.stake
     transfers = [Transfer(POT, seat_actor(seat), stake) for seat in SEATS] if stake else []
@@ -78,7 +78,7 @@ def match_drawn(state: Toto21State) -> Draft:
     return Draft("match_drawn", SERVER, data)
 
 
-def by_points(state: Toto21State) -> Draft:
+def by_points(state: State) -> Draft:
     """The match's end on time: more points wins the pot, equal points is a draw."""
     first, second = state.score
     if first == second:

@@ -1,16 +1,16 @@
 """What a Toto21 hand is worth and who wins a round, from card codes alone.
 
 Values: 6-10 their face, J=2, Q=3, K=4, A=11 or 1 (each ace 11 unless that busts
-the hand: cards.toto21_total). Over 21 loses; a tie goes to the dealer.
+the hand). Over 21 loses; a tie goes to the dealer.
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from fairdeal import cards
-
 LIMIT = 21
+_VALUES = {"J": 2, "Q": 3, "K": 4, "A": 11}
+ACE_DROP = 10  # an ace counted 1 rather than 11
 
 
 @dataclass(frozen=True)
@@ -21,14 +21,30 @@ class Outcome:
     reason: str
 
 
+def rank(card: str) -> str:
+    return card[:-1]
+
+
+def value(card: str) -> int:
+    """A card's count: 6–10 their face, J=2, Q=3, K=4, A=11 (an ace may drop to 1 in a hand)."""
+    face = rank(card)
+    return _VALUES.get(face) or int(face)
+
+
 def total(hand: Sequence[str]) -> int:
+    """Best total: each ace counts 11 unless that busts the hand, then 1."""
     return _total(tuple(hand))
 
 
 @lru_cache(maxsize=4096)
 def _total(hand: tuple[str, ...]) -> int:
     # Cached: the rules total the same hands at every move and again at the showdown.
-    return cards.toto21_total(hand)
+    best = sum(value(card) for card in hand)
+    aces = sum(1 for card in hand if rank(card) == "A")
+    while best > LIMIT and aces:
+        best -= ACE_DROP
+        aces -= 1
+    return best
 
 
 def may_draw(visible: Sequence[str]) -> bool:
@@ -37,7 +53,7 @@ def may_draw(visible: Sequence[str]) -> bool:
 
 
 def two_aces(first_two: Sequence[str]) -> bool:
-    return len(first_two) == 2 and all(cards.toto21_rank(card) == "A" for card in first_two)
+    return len(first_two) == 2 and all(rank(card) == "A" for card in first_two)
 
 
 def golden_point(

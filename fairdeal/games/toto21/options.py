@@ -48,12 +48,6 @@ def parse(raw: Mapping[str, Any]) -> Options:
     return Options(target=target, **ranged)
 
 
-def deck_rules(options: Mapping[str, Any]) -> dict[str, Any]:
-    """What the seal binds: one 36-card Toto21 deck, whatever the options."""
-    parse(options)
-    return {"game": NAME, "decks": 1}
-
-
 def _integer(raw: Mapping[str, Any], name: str, default: int) -> int:
     value = raw.get(name, default)
     if type(value) is not int:  # bool and float are refused too

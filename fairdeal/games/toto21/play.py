@@ -8,15 +8,15 @@ from fairdeal.games.toto21 import hands, timing
 from fairdeal.games.toto21.ending import showdown
 from fairdeal.games.toto21.rounds import move_due
 from fairdeal.games.toto21.run import Run, acting_seat, current_round, in_time, require_server
-from fairdeal.games.toto21.state import Hand, Toto21State, cards_of, deck_of, visible_to_owner
+from fairdeal.games.toto21.state import Hand, State, cards_of, deck_of, visible_to_owner
 
 
-def hit(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
+def hit(state: State, command: Command, secret: bytes | None) -> Decision[State]:
     """A card face down to the seat to move; the turn goes on."""
     return _draw(state, command, secret, DOWN)
 
 
-def blind(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
+def blind(state: State, command: Command, secret: bytes | None) -> Decision[State]:
     """The round's player only, once a round: a card nobody sees until the showdown."""
     hand = _on_turn(state, command)
     if hand.turn != hand.player:
@@ -26,7 +26,7 @@ def blind(state: Toto21State, command: Command, secret: bytes | None) -> Decisio
     return _draw(state, command, secret, BLIND)
 
 
-def stand(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
+def stand(state: State, command: Command, secret: bytes | None) -> Decision[State]:
     hand = _on_turn(state, command)
     run = Run(state, command)
     run.emit(record(command, {}, _round_id(state)))
@@ -34,7 +34,7 @@ def stand(state: Toto21State, command: Command, secret: bytes | None) -> Decisio
     return run.decision()
 
 
-def move_timeout(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
+def move_timeout(state: State, command: Command, secret: bytes | None) -> Decision[State]:
     """The seat to move let its move time run out: it stands."""
     require_server(command)
     current_round(state, command)
@@ -48,19 +48,19 @@ def move_timeout(state: Toto21State, command: Command, secret: bytes | None) -> 
     return run.decision()
 
 
-def may_draw(state: Toto21State, secret: bytes | None, seat: int) -> bool:
+def may_draw(state: State, secret: bytes | None, seat: int) -> bool:
     """While the cards the seat can see (its blind card not among them) total below 21."""
     assert state.hand is not None
     deck = deck_of(state, secret)
     return hands.may_draw(cards_of(deck, visible_to_owner(state.hand, seat)))
 
 
-def _round_id(state: Toto21State) -> str:
+def _round_id(state: State) -> str:
     assert state.round is not None
     return state.round.round_id
 
 
-def _draw(state: Toto21State, command: Command, secret: bytes | None, face: str) -> Decision:
+def _draw(state: State, command: Command, secret: bytes | None, face: str) -> Decision[State]:
     hand = _on_turn(state, command)
     assert hand.turn is not None
     if not may_draw(state, secret, hand.turn):
@@ -73,7 +73,7 @@ def _draw(state: Toto21State, command: Command, secret: bytes | None, face: str)
     return run.decision()
 
 
-def _on_turn(state: Toto21State, command: Command) -> Hand:
+def _on_turn(state: State, command: Command) -> Hand:
     """The hand, if the command's seat is the one to move and within its move time (the
     game's end does not cut a dealt round short)."""
     current_round(state, command)

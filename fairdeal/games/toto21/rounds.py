@@ -13,14 +13,14 @@ from fairdeal.games.toto21.state import (
     DEALER_PURPOSE,
     PLAYING,
     SEATS,
-    Toto21State,
+    State,
     cards_of,
     deck_of,
 )
 from fairdeal.protocol import SERVER
 
 
-def open_round(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
+def open_round(state: State, command: Command, secret: bytes | None) -> Decision[State]:
     """``round_opened``: only during the match, after the last round was revealed."""
     require_server(command)
     if state.phase != PLAYING or state.in_round():
@@ -34,7 +34,7 @@ def open_round(state: Toto21State, command: Command, secret: bytes | None) -> De
     )
 
 
-def client_seed(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
+def client_seed(state: State, command: Command, secret: bytes | None) -> Decision[State]:
     """A seat's seed; the last one seals the round and deals. A seed for the last round
     after it ended (at the deal, say) is late, as it is in Kvitlach, not a stray command."""
     last = state.round
@@ -49,7 +49,7 @@ def client_seed(state: Toto21State, command: Command, secret: bytes | None) -> D
     return run.decision()
 
 
-def seed_timeout(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
+def seed_timeout(state: State, command: Command, secret: bytes | None) -> Decision[State]:
     """Missing seeds count as "" once the seed deadline passed; then seal and deal."""
     require_server(command)
     current = current_round(state, command)

@@ -6,20 +6,20 @@ from fairdeal.games import base
 from fairdeal.games.base import Command
 from fairdeal.games.dealing import RoundState
 from fairdeal.games.toto21.apply import apply_at
-from fairdeal.games.toto21.state import PLAYING, Hand, Toto21State
+from fairdeal.games.toto21.state import PLAYING, Hand, State
 from fairdeal.protocol import SERVER
 
 _SEAT_ACTORS = {"seat:0": 0, "seat:1": 1}
 
 
-class Run(base.Run[Toto21State]):
+class Run(base.Run[State]):
     """The drafts one command causes, each applied as it is made so later steps see it.
 
     Local to one ``decide`` call; the states it passes through are the ones ``apply``
     will build from the logged events, so decide and apply cannot drift apart.
     """
 
-    def __init__(self, state: Toto21State, command: Command) -> None:
+    def __init__(self, state: State, command: Command) -> None:
         super().__init__(state, command.time, apply_at)
 
     def round(self) -> RoundState:
@@ -48,7 +48,7 @@ def table_level(command: Command) -> None:
         raise IllegalActionError(f"{command.type} belongs to the table, not to a round")
 
 
-def current_round(state: Toto21State, command: Command) -> RoundState:
+def current_round(state: State, command: Command) -> RoundState:
     """The round in progress, which the command must name (or leave unnamed)."""
     if state.phase != PLAYING or state.round is None or not state.in_round():
         raise IllegalActionError(f"{command.type}: no round is in progress")
@@ -63,7 +63,7 @@ def in_time(deadline: int | None, now: int, what: str) -> None:
         raise IllegalActionError(f"the {what} time is up")
 
 
-def single(state: Toto21State, command: Command, draft: Draft) -> base.Decision:
+def single(state: State, command: Command, draft: Draft) -> base.Decision[State]:
     """The decision of a command that causes nothing but its own record."""
     run = Run(state, command)
     run.emit(draft)

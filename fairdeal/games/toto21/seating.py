@@ -10,13 +10,13 @@ from fairdeal.games import money
 from fairdeal.games.base import Command, Decision, record
 from fairdeal.games.money import POT, Transfer
 from fairdeal.games.toto21.run import Run, acting_seat, single, table_level
-from fairdeal.games.toto21.state import DECIDING, OPEN, SEATS, Toto21State
+from fairdeal.games.toto21.state import DECIDING, OPEN, SEATS, State
 from fairdeal.protocol import SERVER
 
 JOINER = 1
 
 
-def join(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
+def join(state: State, command: Command, secret: bytes | None) -> Decision[State]:
     """``seat_joined``: the next free seat takes its place and deposits the stake."""
     seat = acting_seat(command)
     table_level(command)
@@ -29,7 +29,7 @@ def join(state: Toto21State, command: Command, secret: bytes | None) -> Decision
     )
 
 
-def accept(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
+def accept(state: State, command: Command, secret: bytes | None) -> Decision[State]:
     """``joiner_accepted``: both stakes go into the pot and the game clock starts."""
     _creator_deciding(state, command)
     run = Run(state, command)
@@ -44,7 +44,7 @@ def accept(state: Toto21State, command: Command, secret: bytes | None) -> Decisi
     return run.decision()
 
 
-def reject(state: Toto21State, command: Command, secret: bytes | None) -> Decision:
+def reject(state: State, command: Command, secret: bytes | None) -> Decision[State]:
     """``joiner_rejected``: the joiner leaves with its deposit; the seat is free again."""
     _creator_deciding(state, command)
     run = Run(state, command)
@@ -56,7 +56,7 @@ def reject(state: Toto21State, command: Command, secret: bytes | None) -> Decisi
     return run.decision()
 
 
-def _creator_deciding(state: Toto21State, command: Command) -> None:
+def _creator_deciding(state: State, command: Command) -> None:
     table_level(command)
     if acting_seat(command) != 0:
         raise OutOfTurnError("only the table's creator (seat:0) decides on the joiner")

@@ -2,9 +2,9 @@
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from fairdeal.frozen import set_fields
+from fairdeal.games.base import deck_rules
 from fairdeal.games.dealing import BLIND, Deck, RoundState
 from fairdeal.games.money import POT
 from fairdeal.games.toto21.options import NAME, Options
@@ -13,7 +13,7 @@ SEATS = (0, 1)
 # Table phases: waiting for a joiner, the creator deciding on the joiner, the match, the end.
 OPEN, DECIDING, PLAYING, OVER = "open", "deciding", "playing", "over"
 DEALER_PURPOSE = "dealer"  # the shuffle key's stream that picks the dealer
-DECK_RULES: Mapping[str, Any] = {"game": NAME, "decks": 1}
+DECK_RULES = deck_rules(NAME)
 
 
 @dataclass(frozen=True, init=False)
@@ -68,7 +68,7 @@ class Hand:
 
 
 @dataclass(frozen=True)
-class Toto21State:
+class State:
     options: Options
     phase: str = OPEN
     seats: tuple[int, ...] = ()
@@ -88,7 +88,7 @@ class Toto21State:
         return self.round is not None and not self.round.revealed
 
 
-def deck_of(state: Toto21State, secret: bytes | None) -> Deck:
+def deck_of(state: State, secret: bytes | None) -> Deck:
     assert state.round is not None
     return state.round.deck(secret, DECK_RULES)
 

@@ -1,4 +1,4 @@
-"""Deadlines: which server timeout is due, and refusing any other.
+"""Deadlines: which server timeout is due, refusing any other, and the game clock's end.
 
 Pending deadlines are the game's end, the seed deadline of an unsealed round and the
 move deadline of the seat to move. The earliest passed one is due first (the game's
@@ -13,9 +13,13 @@ from dataclasses import dataclass
 from fairdeal.errors import IllegalActionError, NotDueError
 from fairdeal.frozen import evolve
 from fairdeal.games import dealing
-from fairdeal.games.base import Command
-from fairdeal.games.toto21.state import PLAYING, Toto21State
+from fairdeal.games.base import Command, Decision, record
+from fairdeal.games.toto21.ending import by_points
+from fairdeal.games.toto21.run import Run, require_server
+from fairdeal.games.toto21.state import PLAYING, State
 from fairdeal.protocol import SERVER
+
+VOID_REASON = "game_time_up"
 
 
 @dataclass(frozen=True)
@@ -25,7 +29,7 @@ class Deadline:
     command: Command
 
 
-def pending(state: Toto21State) -> list[Deadline]:
+def pending(state: State) -> list[Deadline]:
     """Every deadline now running, earliest first."""
     if state.phase != PLAYING or state.game_deadline is None:
         return []
@@ -47,17 +51,17 @@ def pending(state: Toto21State) -> list[Deadline]:
     return sorted(found, key=lambda deadline: (deadline.time, deadline.rank))
 
 
-def dealt_round_in_play(state: Toto21State) -> bool:
+def dealt_round_in_play(state: State) -> bool:
     """A round is sealed, and so dealt (the seal's run deals), and not yet revealed."""
     return state.round is not None and state.in_round() and state.round.sealed
 
 
-def game_end_round(state: Toto21State) -> str | None:
+def game_end_round(state: State) -> str | None:
     """The round ``game_time_up`` names: the one it voids (never a dealt one), if any."""
     return state.round.round_id if state.round is not None and state.in_round() else None
 
 
-def due(state: Toto21State, now: int) -> Command | None:
+def due(state: State, now: int) -> Command | None:
     """The server command for the earliest deadline passed at ``now``, stamped ``now``."""
     first = next(iter(pending(state)), None)
     if first is None or first.time > now:
@@ -65,10 +69,39 @@ def due(state: Toto21State, now: int) -> Command | None:
     return evolve(first.command, time=now)
 
 
-def check_due(state: Toto21State, command: Command) -> None:
+def check_due(state: State, command: Command) -> None:
     """A timeout is accepted only when its deadline passed and no other came first."""
     passed = [d for d in pending(state) if d.time <= command.time]
     if all(d.command.type != command.type for d in passed):
         raise NotDueError(f"no {command.type} is due at {command.time}")
     if passed[0].command.type != command.type:
         raise IllegalActionError(f"{passed[0].command.type} is due first")
+
+
+def game_time_up(state: State, command: Command, secret: bytes | None) -> Decision[State]:
+    """Void the unsealed round in progress, decide the match by points, then reveal the
+    seed. A dealt round is never voided: the game's end waits until it is revealed.
+
+    With a round in progress the command names it, so a replay has the seed to check
+    the reveal with; otherwise it names no round.
+    """
+    require_server(command)
+    if state.phase != PLAYING:
+        raise IllegalActionError("the game clock runs only during the match")
+    if dealt_round_in_play(state):
+        raise NotDueError("the game time ends the match only once the dealt round is finished")
+    round_id = game_end_round(state)
+    if command.round not in (None, round_id):
+        raise IllegalActionError("game_time_up names the round in progress, or none")
+    check_due(state, command)
+    run = Run(state, command)
+    run.emit(record(command, {"deadline": state.game_deadline}, round_id))
+    # The match's settlement comes before the reveal, so that the round head (the reveal,
+    # a leaf of the transparency log) covers the money too.
+    voiding = state.round is not None and state.in_round()
+    if voiding:
+        run.emit(dealing.voided_draft(run.round(), VOID_REASON))
+    run.emit(by_points(run.state))
+    if voiding:
+        run.emit(dealing.revealed_draft(run.round(), secret))
+    return run.decision()

@@ -12,12 +12,12 @@ from fairdeal.games.toto21.state import (
     OPEN,
     PLAYING,
     Held,
-    Toto21State,
+    State,
     deck_of,
 )
 
 
-def view_for(state: Toto21State, seat: int | None, secret: bytes | None) -> dict[str, Any]:
+def view_for(state: State, seat: int | None, secret: bytes | None) -> dict[str, Any]:
     """The table as ``seat`` sees it (None: the public)."""
     return {
         "game": NAME,
@@ -34,7 +34,7 @@ def view_for(state: Toto21State, seat: int | None, secret: bytes | None) -> dict
     }
 
 
-def legal_actions(state: Toto21State, seat: int, secret: bytes | None) -> list[str]:
+def legal_actions(state: State, seat: int, secret: bytes | None) -> list[str]:
     """The commands ``seat`` may send now (deadlines aside: the clock is the caller's)."""
     if state.phase == OPEN:
         return ["seat_joined"] if seat == len(state.seats) else []
@@ -53,7 +53,7 @@ def legal_actions(state: Toto21State, seat: int, secret: bytes | None) -> list[s
     return ["hit", "blind", "stand"] if blind else ["hit", "stand"]
 
 
-def _round_view(state: Toto21State, seat: int | None, secret: bytes | None) -> Any:
+def _round_view(state: State, seat: int | None, secret: bytes | None) -> Any:
     current, hand = state.round, state.hand
     if current is None:
         return None
@@ -78,9 +78,7 @@ def _round_view(state: Toto21State, seat: int | None, secret: bytes | None) -> A
     return view
 
 
-def _card_view(
-    state: Toto21State, held: Held, seat: int | None, secret: bytes | None
-) -> dict[str, Any]:
+def _card_view(state: State, held: Held, seat: int | None, secret: bytes | None) -> dict[str, Any]:
     """Public cards with their code; the viewer's own face-down cards with code and salt."""
     assert state.hand is not None
     card: dict[str, Any] = {"position": held.position, "seat": held.seat, "face": held.face}

@@ -8,18 +8,9 @@ from fairdeal.games import dealing
 from fairdeal.games.base import Command, record
 from fairdeal.games.dealing import Deck
 from fairdeal.games.kvitlach import hands
-from fairdeal.games.kvitlach.flow import (
-    Run,
-    after_card,
-    burn_protected,
-    cards_of,
-    deal,
-    deck_left,
-    deck_of,
-    finish,
-    showdown,
-)
+from fairdeal.games.kvitlach.ending import after_card, finish, showdown
 from fairdeal.games.kvitlach.options import CLASSIC, PRESSBURG
+from fairdeal.games.kvitlach.run import Run, cards_of, deal, deck_left, deck_of
 from fairdeal.games.kvitlach.state import (
     BANKER,
     OPEN,
@@ -40,7 +31,7 @@ BANKER_MOVES = ("banker_draw", "banker_stop")
 def stake_limit(state: State, hand: Hand) -> int:
     """The most a bet (or an Elvaroon raise) may add: the maximum bet less what is
     staked, the bank's uncovered funds and the seat's chips not yet staked."""
-    max_bet: int = state.options["max_bet"]
+    max_bet: int = state.options.max_bet
     return min(max_bet - hand.bet, uncovered(state), balance(state, hand.seat) - hand.bet)
 
 
@@ -52,7 +43,7 @@ def pending_eleven(hand: Hand, deck: Deck) -> bool:
 def must_draw(state: State, deck: Deck) -> bool:
     """The house rule: the banker draws while the best total is at or below it."""
     assert state.play is not None
-    threshold = state.options["banker_must_draw"]
+    threshold = state.options.banker_must_draw
     if threshold == "none" or not deck_left(state):
         return False
     return hands.best(cards_of(state.play.hands[state.play.banker], deck)) <= int(threshold)
@@ -62,12 +53,12 @@ def must_draw(state: State, deck: Deck) -> bool:
 
 
 def _is(state: State, rule_set: str) -> bool:
-    return bool(state.options["rule_set"] == rule_set)
+    return bool(state.options.rule_set == rule_set)
 
 
 def _rule_set(state: State, rule_set: str, kind: str) -> None:
-    if state.options["rule_set"] != rule_set:
-        raise IllegalActionError(f"{kind} is not a move of the {state.options['rule_set']} rules")
+    if state.options.rule_set != rule_set:
+        raise IllegalActionError(f"{kind} is not a move of the {state.options.rule_set} rules")
 
 
 def _has_bet(hand: Hand, kind: str) -> None:
@@ -82,9 +73,9 @@ def _drawable(state: State) -> None:
 
 def _check_bet(state: State, hand: Hand, deck: Deck) -> int:
     """Returns the stake limit it checked: the bet's handler bounds the amount by it."""
-    if state.options["rule_set"] == CLASSIC and hand.bet:
+    if state.options.rule_set == CLASSIC and hand.bet:
         raise IllegalActionError("the classic bet is placed once, before drawing")
-    if state.options["rule_set"] == PRESSBURG:
+    if state.options.rule_set == PRESSBURG:
         _drawable(state)
     limit = stake_limit(state, hand)
     if limit < 1:
@@ -104,12 +95,12 @@ def _check_open_card(state: State, hand: Hand, deck: Deck) -> None:
 
 
 def _check_stand(state: State, hand: Hand, deck: Deck) -> None:
-    if state.options["rule_set"] == CLASSIC:
+    if state.options.rule_set == CLASSIC:
         _has_bet(hand, "stand")
 
 
 def _check_elvaroon(state: State, hand: Hand, deck: Deck) -> None:
-    if state.options["rule_set"] == CLASSIC:
+    if state.options.rule_set == CLASSIC:
         _has_bet(hand, "call Elvaroon")
     if hand.elvaroon:
         raise IllegalActionError("Elvaroon is called once per hand")
@@ -258,3 +249,15 @@ def _time_out_player(run: Run, deck: Deck, hand: Hand) -> None:
     if run.play.turn == hand.seat:
         status = OPEN if run.play.hands[hand.seat].bet else OUT
         run.server("hand_closed", {"seat": hand.seat, "status": status})
+
+
+def burn_protected(run: Run, deck: dealing.Deck, seat: int) -> None:
+    """Reject the protected 11: burn it face up and deal the next card the same way."""
+    position = run.play.hands[seat].protected
+    assert position is not None
+    face = dealing.UP if position in run.play.known else dealing.DOWN
+    card = {"position": position, "card": deck.card(position), "salt": deck.salt(position).hex()}
+    run.server("card_burned", {"seat": seat, **card})
+    if deck_left(run.state):
+        deal(run, deck, seat, face)
+        after_card(run, deck, seat)

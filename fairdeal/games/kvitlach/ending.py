@@ -1,76 +1,13 @@
-"""How one command's consequences unfold: each drafted event is applied at once, so
-the next decision sees the state it leaves (one rules path for service and verifier).
-"""
-
-from collections.abc import Mapping
-from functools import cache
-from types import MappingProxyType
-from typing import Any
+"""How hands, rounds and terms end: an immediate win or bust, the showdown and its
+settlement, the banker's term and the reveal."""
 
 from fairdeal.events import Draft, seat_actor
-from fairdeal.games import base, dealing, money
+from fairdeal.games import dealing, money
 from fairdeal.games.kvitlach import hands
-from fairdeal.games.kvitlach.options import canonical_order, deck_rules
-from fairdeal.games.kvitlach.state import (
-    BANKER,
-    Hand,
-    Play,
-    State,
-    bank,
-    exit_condition,
-    open_hands,
-    rightward,
-)
+from fairdeal.games.kvitlach.run import Run, cards_of
+from fairdeal.games.kvitlach.state import BANKER, Hand, bank, exit_condition, open_hands, rightward
 from fairdeal.games.money import BANK, Transfer
 from fairdeal.protocol import SERVER
-
-
-class Run(base.Run[State]):
-    """The drafts of one decided command and the state after each (local, never shared),
-    made with Kvitlach's ``apply_at``."""
-
-    @property
-    def play(self) -> Play:
-        assert self.state.play is not None
-        return self.state.play
-
-    @property
-    def round(self) -> dealing.RoundState:
-        assert self.state.round is not None
-        return self.state.round
-
-    def server(self, kind: str, data: dict[str, object]) -> None:
-        current = self.state.round  # not the property: a call fewer for each server event
-        assert current is not None
-        self.emit(Draft(kind, SERVER, data, current.round_id))
-
-
-def deck_of(state: State, secret: bytes | None) -> dealing.Deck:
-    assert state.round is not None
-    return state.round.deck(secret, _deck_rules(state.options["decks"]))
-
-
-@cache
-def _deck_rules(decks: int) -> Mapping[str, Any]:
-    # Asked for at nearly every move: one read-only copy per number of decks.
-    return MappingProxyType(deck_rules({"decks": decks}))
-
-
-def deck_left(state: State) -> bool:
-    """Whether the deck still has a card (an empty deck stops all drawing)."""
-    assert state.play is not None
-    return state.play.dealt < len(canonical_order(state.options))
-
-
-def cards_of(hand: Hand, deck: dealing.Deck) -> list[str]:
-    order = deck.cards  # read directly: the rules ask for a hand's cards at most moves
-    return [order[position] for position in hand.cards]
-
-
-def deal(run: Run, deck: dealing.Deck, seat: int, face: str) -> None:
-    state = run.state  # not the properties: a card is dealt at most moves
-    assert state.round is not None and state.play is not None
-    run.emit(dealing.deal_draft(state.round, deck, state.play.dealt, seat, face))
 
 
 def show(run: Run, deck: dealing.Deck, seat: int) -> None:
@@ -104,18 +41,6 @@ def _resolve(run: Run, kind: str, hand: Hand, extra: dict[str, object]) -> None:
     run.server(kind, {**data, **money.settlement(run.state.balances, transfers)})
 
 
-def burn_protected(run: Run, deck: dealing.Deck, seat: int) -> None:
-    """Reject the protected 11: burn it face up and deal the next card the same way."""
-    position = run.play.hands[seat].protected
-    assert position is not None
-    face = dealing.UP if position in run.play.known else dealing.DOWN
-    card = {"position": position, "card": deck.card(position), "salt": deck.salt(position).hex()}
-    run.server("card_burned", {"seat": seat, **card})
-    if deck_left(run.state):
-        deal(run, deck, seat, face)
-        after_card(run, deck, seat)
-
-
 def finish(run: Run, deck: dealing.Deck, secret: bytes | None) -> None:
     """The banker does not play when no bet is open: straight to the showdown."""
     play = run.play
@@ -131,7 +56,7 @@ def showdown(run: Run, deck: dealing.Deck, secret: bytes | None) -> None:
     run.server("round_settled", settlement(run, deck))
     if bank(run.state) == 0:
         end_term(run, "bank_empty", run.round.round_id)
-    elif run.state.options["banker_exit"] == "mandatory" and exit_condition(run.state):
+    elif run.state.options.banker_exit == "mandatory" and exit_condition(run.state):
         end_term(run, "four_or_seven", run.round.round_id)
     run.emit(dealing.revealed_draft(run.round, secret))
 
@@ -156,7 +81,7 @@ def end_term(run: Run, reason: str, round_id: str | None) -> None:
     """``term_ended``: the banker takes what is left in the bank; the role passes right."""
     state = run.state
     old = state.banker
-    others = rightward(state.seats, old, state.options["max_seats"])
+    others = rightward(state.seats, old, state.options.max_seats)
     funds = bank(state)
     transfers = [Transfer(BANK, seat_actor(old), funds)] if funds else []
     data = {"banker": old, "next_banker": others[0] if others else old, "reason": reason}

@@ -1,76 +1,18 @@
-"""Commands between rounds and at a round's start: seats, the bank, seeds, the deal."""
+"""A round's start: the banker, who plays and in which order, the bank's funding, the
+client seeds, the seal and the deal."""
 
 from typing import Any
 
-from fairdeal.errors import IllegalActionError, LimitError, OutOfTurnError
-from fairdeal.events import actor_seat, seat_actor
+from fairdeal.errors import IllegalActionError
+from fairdeal.events import seat_actor
 from fairdeal.frozen import evolve
 from fairdeal.games import dealing, money
 from fairdeal.games.base import Command, record
-from fairdeal.games.kvitlach.flow import Run, deal, deck_of, end_term, finish
-from fairdeal.games.kvitlach.options import MAX_AMOUNT
-from fairdeal.games.kvitlach.state import (
-    State,
-    balance,
-    in_round,
-    leftward,
-    rightward,
-)
+from fairdeal.games.kvitlach.ending import finish
+from fairdeal.games.kvitlach.run import Run, deal, deck_of
+from fairdeal.games.kvitlach.state import State, balance, in_round, leftward, rightward
 from fairdeal.games.money import BANK, Transfer
 from fairdeal.protocol import SERVER
-
-
-def next_free_seat(state: State) -> int | None:
-    """Joiners take the lowest free seat number (a seat is a place at the table)."""
-    free = [s for s in range(state.options["max_seats"]) if s not in state.seats]
-    return free[0] if free else None
-
-
-def _between_rounds(state: State, command: Command) -> int:
-    """The acting seat of a table-level command, which only comes between rounds."""
-    if in_round(state):
-        raise IllegalActionError(f"{command.type} only between rounds")
-    if command.round is not None:
-        raise IllegalActionError(f"{command.type} names no round")
-    seat = actor_seat(command.actor)
-    if seat is None:
-        raise IllegalActionError(f"{command.type} is a seat's command")
-    return seat
-
-
-def seat_joined(run: Run, command: Command) -> None:
-    seat = _between_rounds(run.state, command)
-    if seat != next_free_seat(run.state):
-        raise OutOfTurnError(f"the next free seat is {next_free_seat(run.state)}")
-    buy_in = command.data.get("buy_in")
-    if type(buy_in) is not int or not 1 <= buy_in <= MAX_AMOUNT:
-        raise LimitError(f"buy_in must be an integer from 1 to {MAX_AMOUNT}")
-    balances = money.after_deposit(run.state.balances, seat_actor(seat), buy_in)
-    run.emit(record(command, {"buy_in": buy_in, "balances": balances}))
-
-
-def seat_left(run: Run, command: Command) -> None:
-    state = run.state
-    seat = _between_rounds(state, command)
-    if seat not in state.seats:
-        raise OutOfTurnError("this seat is not taken")
-    if state.term is not None and state.term.banker == seat:
-        raise IllegalActionError("the banker stays until the term ends")
-    balances = {k: v for k, v in state.balances.items() if k != seat_actor(seat)}
-    run.emit(record(command, {"withdrawal": balance(state, seat), "balances": balances}))
-    if run.state.term is not None and run.state.seats == (run.state.term.banker,):
-        end_term(run, "no_players", None)
-
-
-def banker_exit(run: Run, command: Command) -> None:
-    seat = _between_rounds(run.state, command)
-    if not run.state.exit_offer or seat != run.state.banker:
-        raise IllegalActionError("no 4-or-7 exit is open to this seat")
-    run.emit(record(command, {}))
-    end_term(run, "banker_exit", None)
-
-
-# Opening a round: the banker, who plays, the bank's funding.
 
 
 def round_opened(run: Run, command: Command, secret: bytes | None) -> None:
@@ -89,7 +31,7 @@ def round_opened(run: Run, command: Command, secret: bytes | None) -> None:
     seats = sorted((*players, banker))
     # The shared draft knows only its own fields; record() below checks the command's others.
     bare = evolve(command, data={"commitment": command.data.get("commitment")})
-    draft = dealing.opened(bare, secret, state.rounds + 1, seats, state.options["seed_time_ms"])
+    draft = dealing.opened(bare, secret, state.rounds + 1, seats, state.options.seed_time_ms)
     data = {**draft.data, "banker": banker, "term_round": term_round, "order": order}
     run.emit(record(command, data))
     _fund(run, banker, [p for p in players if p not in paid])
@@ -100,18 +42,18 @@ def _banker(state: State) -> int:
     any seat that cannot fund the bank."""
     if state.term is not None:
         return state.term.banker
-    max_seats = state.options["max_seats"]
+    max_seats = state.options.max_seats
     line = [state.banker] if state.banker in state.seats else []
     line += rightward(state.seats, state.banker, max_seats)
     for seat in line:
-        if balance(state, seat) >= state.options["bank_funding"]:
+        if balance(state, seat) >= state.options.bank_funding:
             return seat
     raise IllegalActionError("no seat can fund the bank")
 
 
 def _players(state: State, banker: int, paid: frozenset[int]) -> list[int]:
     """Seats that play: the ante paid (or payable now) and a unit left to bet."""
-    ante = state.options["ante"]
+    ante = state.options.ante
     players = [
         seat
         for seat in state.seats
@@ -125,8 +67,8 @@ def _players(state: State, banker: int, paid: frozenset[int]) -> list[int]:
 def _order(state: State, banker: int, players: list[int], term_round: int) -> list[int]:
     """Classic: from the banker's left. Pressburg: odd rounds of the term from the
     banker's right going right, even rounds from the left going left."""
-    max_seats = state.options["max_seats"]
-    if state.options["order"] == "alternate" and term_round % 2 == 1:
+    max_seats = state.options.max_seats
+    if state.options.order == "alternate" and term_round % 2 == 1:
         return rightward(players, banker, max_seats)
     return leftward(players, banker, max_seats)
 
@@ -137,9 +79,9 @@ def _fund(run: Run, banker: int, payers: list[int]) -> None:
     assert term is not None
     transfers = []
     if term.rounds == 1:
-        transfers.append(Transfer(seat_actor(banker), BANK, opts["bank_funding"]))
-    if opts["ante"]:
-        transfers += [Transfer(seat_actor(p), BANK, opts["ante"]) for p in payers]
+        transfers.append(Transfer(seat_actor(banker), BANK, opts.bank_funding))
+    if opts.ante:
+        transfers += [Transfer(seat_actor(p), BANK, opts.ante) for p in payers]
     if not transfers and not payers:
         return
     data: dict[str, Any] = {"banker": banker, "paid": payers}
