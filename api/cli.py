@@ -15,6 +15,8 @@ from typing import Any, NoReturn
 
 from fairdeal import randomness
 from fairdeal.errors import FairdealError
+from fairdeal.games import registry
+from fairdeal.games.base import deck_rules
 from fairdeal.games.dealing import round_deck
 
 USAGE_ERROR = 2
@@ -62,11 +64,14 @@ def _parser() -> argparse.ArgumentParser:
         description="Print, as JSON, what a round's seeds fix: the server seed's commitment, "
         "the shuffle key and the deck order as card codes (position 0 is dealt first).",
     )
+    games = registry()
+    deck.add_argument("--game", required=True, choices=games, help="the table's game; required")
     deck.add_argument(
-        "--game", required=True, choices=("toto21", "kvitlach"), help="the table's game; required"
-    )
-    deck.add_argument(
-        "--decks", type=int, choices=(1, 2), default=1, help="Kvitlach only: 1 or 2 (default: 1)"
+        "--decks",
+        type=int,
+        choices=sorted({decks for game in games.values() for decks in game.decks}),
+        default=1,
+        help="the number of decks, for a game played with more than one (default: 1)",
     )
     deck.add_argument(
         "--round-id", required=True, type=_round_id, help="the round id as logged; required"
@@ -121,9 +126,11 @@ def _needs_server(args: argparse.Namespace) -> int:
 
 
 def deck_report(args: argparse.Namespace) -> dict[str, Any]:
-    if args.game == "toto21" and args.decks != 1:
-        raise FairdealError("Toto21 is played with one deck")
-    rules = {"decks": args.decks, "game": args.game}
+    counts = sorted(registry()[args.game].decks)
+    if args.decks not in counts:
+        played = "one deck" if counts == [1] else f"{' or '.join(map(str, counts))} decks"
+        raise FairdealError(f"{args.game} is played with {played}")
+    rules = dict(sorted(deck_rules(args.game, args.decks).items()))
     for seed in args.client_seed:
         if seed:
             randomness.check_client_seed(seed)

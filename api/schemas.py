@@ -9,9 +9,20 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from fairdeal.api import ids
+from fairdeal.games import registry
 
-GAMES = ("toto21", "kvitlach")
 _TYPE = validate.Regexp(r"^[a-z][a-z0-9_]{0,39}$", error="not a command type")
+
+
+class KnownGame(validate.OneOf):
+    """A game's name that the registry knows when the request comes (and when the OpenAPI
+    document is made): the choices are the registry's live keys."""
+
+    def __init__(self) -> None:
+        super().__init__(registry().keys())
+
+    def _format_error(self, value: Any) -> str:
+        return self.error.format(input=value, choices=", ".join(self.choices), labels="")
 
 
 class StrictSchema(Schema):
@@ -20,7 +31,7 @@ class StrictSchema(Schema):
 
 
 class CreateTableSchema(StrictSchema):
-    game = fields.String(required=True, validate=validate.OneOf(GAMES))
+    game = fields.String(required=True, validate=KnownGame())
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,

@@ -129,7 +129,7 @@ def _story(
         "cards": _cards(events, deck),
         "happened": [_describe(e) for e in events if e.type != "card_dealt"],
         "money": _money(before, _balances(events, _never, before)),
-        "check_by_hand": _command(game, decks, round_id, seed_hex, seeds),
+        "check_by_hand": _command(game, _decks_option(options), round_id, seed_hex, seeds),
     }
 
 
@@ -209,12 +209,17 @@ def _money(before: dict[str, int], after: dict[str, int]) -> list[dict[str, Any]
     ]
 
 
+def _decks_option(options: Any) -> Any:
+    """The options' number of decks; None for a game that has no such option."""
+    return options.get("decks") if isinstance(options, dict) else None
+
+
 def _command(game: str, decks: Any, round_id: str, seed: str, seeds: list[str]) -> str:
-    """``fairdeal deck`` for the round, quoted for a POSIX shell. Values taken from the log
-    are joined to their option (``--client-seed=-x``): a seed that starts with "-" is
-    then never read as an option."""
+    """``fairdeal deck`` for the round, quoted for a POSIX shell, with ``--decks`` where the
+    game has that option. Values taken from the log are joined to their option
+    (``--client-seed=-x``): a seed that starts with "-" is then never read as an option."""
     parts = ["fairdeal", "deck", "--game", game]
-    if game == "kvitlach":
+    if decks is not None:
         parts += ["--decks", str(decks)]
     parts += [f"--round-id={round_id}", "--server-seed", seed]
     parts += [f"--client-seed={client}" for client in seeds]
