@@ -18,7 +18,7 @@ from fairdeal.errors import IllegalActionError, NotDueError, OutOfTurnError, Sea
 from fairdeal.events import Draft, actor_seat
 from fairdeal.frozen import evolve
 from fairdeal.games.base import Command, Logged, record
-from fairdeal.protocol import SERVER
+from fairdeal.protocol import CLIENT_SEED, SEED_TIMEOUT, SERVER
 
 UP, DOWN, BLIND = "up", "down", "blind"
 FACES = (UP, DOWN, BLIND)
@@ -199,6 +199,21 @@ def seed_timeout_draft(current: RoundState, data: Mapping[str, Any], now: int) -
     if now < current.seed_deadline:
         raise NotDueError("the seed deadline has not passed")
     return Draft("seed_timeout", SERVER, expected, current.round_id)
+
+
+def seeding_draft(current: RoundState, command: Command) -> Draft:
+    """The draft of a seat's ``client_seed`` or of the server's ``seed_timeout`` for the
+    round in progress, ``current``; after either the game seals once ``ready_to_seal``."""
+    if command.type == CLIENT_SEED:
+        return seed_draft(current, command.actor, command.data, command.time)
+    if command.actor != SERVER:
+        raise IllegalActionError("the server times out seeds")
+    return seed_timeout_draft(current, command.data, command.time)
+
+
+def ready_to_seal(current: RoundState, command: Command) -> bool:
+    """Every seed is in, or the rest timed out (``command`` being the one just decided)."""
+    return command.type == SEED_TIMEOUT or all_seeded(current)
 
 
 def missing_seeds(current: RoundState) -> list[int]:

@@ -91,19 +91,11 @@ def _fund(run: Run, banker: int, payers: list[int]) -> None:
 # Seeds and the deal.
 
 
-def client_seed(run: Run, command: Command, secret: bytes | None) -> None:
-    current = _current(run.state, command)
-    run.emit(dealing.seed_draft(current, command.actor, command.data, command.time))
-    if dealing.all_seeded(run.round):
+def seeding(run: Run, command: Command, secret: bytes | None) -> None:
+    """A seat's ``client_seed`` or the server's ``seed_timeout``; then, once ready, the seal."""
+    run.emit(dealing.seeding_draft(_current(run.state, command), command))
+    if dealing.ready_to_seal(run.round, command):
         _seal_and_deal(run, secret)
-
-
-def seed_timeout(run: Run, command: Command, secret: bytes | None) -> None:
-    current = _current(run.state, command)
-    if command.actor != SERVER:
-        raise IllegalActionError("the server times out seeds")
-    run.emit(dealing.seed_timeout_draft(current, command.data, command.time))
-    _seal_and_deal(run, secret)
 
 
 def _current(state: State, command: Command) -> dealing.RoundState:
