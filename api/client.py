@@ -228,7 +228,8 @@ class FairdealClient:
         options: Mapping[str, Any] | None = None,
         join: Mapping[str, Any] | None = None,
     ) -> "SeatClient":
-        """Create a table of ``game`` ("toto21" or "kvitlach") and take its seat 0.
+        """Create a table of ``game`` (a name the server knows: "toto21", "kvitlach") and take
+        its seat 0.
 
         ``options`` are the game's (SPEC 11.1, 12.1); ``join`` the seat's (a Kvitlach
         ``buy_in``). The server refuses an idempotency key here, so this is sent again only
