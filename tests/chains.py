@@ -4,33 +4,22 @@ the core's error for it, so that a test names what broke as the core names it.""
 
 from collections.abc import Iterable
 
-from fairdeal.errors import (
-    BadSignatureError,
-    ChainForkError,
-    ChainGapError,
-    EventError,
-    EventSchemaError,
-    HashMismatchError,
-    SignatureError,
-    TimeWentBackError,
-    UnknownKeyError,
-    WrongTableError,
-)
+from fairdeal import errors
 from fairdeal.events import ChainHead, SignedEvent
 from fairdeal.keys import KeySet
 from fairdeal.verifier.chain import ChainChecker, Head
 
-ERRORS: dict[str, type[EventError | SignatureError]] = {
-    "schema.event": EventSchemaError,
-    "canonical.encoding": EventSchemaError,
-    "chain.table": WrongTableError,
-    "chain.gap": ChainGapError,
-    "chain.fork": ChainForkError,
-    "sig.hash_mismatch": HashMismatchError,
-    "sig.unknown_key": UnknownKeyError,
-    "sig.wrong_key": UnknownKeyError,
-    "sig.bad_signature": BadSignatureError,
-    "time.went_back": TimeWentBackError,
+ERRORS: dict[str, type[errors.FairdealError]] = {
+    "schema.event": errors.EventSchemaError,
+    "canonical.encoding": errors.EventSchemaError,
+    "chain.table": errors.WrongTableError,
+    "chain.gap": errors.ChainGapError,
+    "chain.fork": errors.ChainForkError,
+    "sig.hash_mismatch": errors.HashMismatchError,
+    "sig.unknown_key": errors.UnknownKeyError,
+    "sig.wrong_key": errors.UnknownKeyError,
+    "sig.bad_signature": errors.BadSignatureError,
+    "time.went_back": errors.TimeWentBackError,
 }
 
 
