@@ -126,10 +126,15 @@ def check(obj: Any, trust: Trust, context: Context | None = None) -> Checked:
     table = _check_table(work) if chain.intact else None  # (5)-(14)
     head, checkpoint = _check_log(work, obj["log"], trust, context.checkpoints)  # (15) (16)
     result = _result(work, obj, head, checkpoint, context.line)
+    return Checked(result, _verified(work, chain.head, table), work)
+
+
+def _verified(work: Work, head: Head, table: Carried | None) -> Verified | None:
+    """The table through this bundle, if it passed every step."""
     if table is None or table.replayed is None or work.findings:
-        return Checked(result, None, work)
+        return None
     length = (work.since.length if work.since else 0) + len(work.signed)
-    return Checked(result, Verified(length, chain.head, table, work.heads), work)
+    return Verified(length, head, table, work.heads)
 
 
 def _check_signed_events(
@@ -233,28 +238,44 @@ def _check_ends_at_head(work: Work) -> None:
 def _check_log(
     work: Work, entry: dict[str, Any], trust: Trust, seen: dict[tuple[str, str], Checkpoint]
 ) -> tuple[bytes | None, Checkpoint | None]:
-    """(15) the head's inclusion; (16) its checkpoint's signature, unless ``seen`` holds
-    it opened already. The head, if ``head_hash`` states it, and the checkpoint, if it
-    opened."""
-    head = work.digests[-1] if work.digests else None
+    """(15) the head's inclusion; (16) its checkpoint's signature. The head, if
+    ``head_hash`` states it, and the checkpoint, if it opened."""
     place = log.Place(work.table, work.round)
-    stated = entry["head_hash"]
-    if head is None or not (is_hex64(stated) and bytes.fromhex(stated) == head):
-        reason = "head_hash is not the hash of the bundle's last event"
-        work.findings.append(place.finding("log.head", reason))
-        return None, None
-    key = (entry["checkpoint"], entry["origin"])
-    checkpoint, problem = seen.get(key), None
-    if checkpoint is None:
-        checkpoint, problem = log.open_checkpoint(
-            entry["checkpoint"], trust, entry["origin"], place
-        )
-    if checkpoint is None:
-        work.findings.extend([problem] if problem else [])
-        return head, None
-    seen[key] = checkpoint
-    work.findings.extend(_inclusion(entry, head, checkpoint.size, checkpoint.root_hash, place))
+    head = _stated_head(work, entry["head_hash"], place)
+    checkpoint = _open_checkpoint(work, entry, trust, seen, place) if head else None
+    if head is not None and checkpoint is not None:
+        size, root = checkpoint.size, checkpoint.root_hash
+        work.findings.extend(_inclusion(entry, head, size, root, place))
     return head, checkpoint
+
+
+def _stated_head(work: Work, stated: str, place: log.Place) -> bytes | None:
+    """(15) The bundle's head (its last event's hash), if ``head_hash`` states it."""
+    head = work.digests[-1] if work.digests else None
+    if head is not None and is_hex64(stated) and bytes.fromhex(stated) == head:
+        return head
+    reason = "head_hash is not the hash of the bundle's last event"
+    work.findings.append(place.finding("log.head", reason))
+    return None
+
+
+def _open_checkpoint(
+    work: Work,
+    entry: dict[str, Any],
+    trust: Trust,
+    seen: dict[tuple[str, str], Checkpoint],
+    place: log.Place,
+) -> Checkpoint | None:
+    """(16) The bundle's checkpoint, signed by a pinned key (unless ``seen`` holds it
+    opened already), or None."""
+    key = (entry["checkpoint"], entry["origin"])
+    if key in seen:
+        return seen[key]
+    checkpoint, problem = log.open_checkpoint(entry["checkpoint"], trust, entry["origin"], place)
+    work.findings.extend([problem] if problem else [])
+    if checkpoint is not None:
+        seen[key] = checkpoint
+    return checkpoint
 
 
 def _inclusion(
