@@ -62,7 +62,7 @@ class Verified:
     heads: tuple[tuple[int, bytes], ...]  # (seq, hash) of every event that leaves no round open
 
 
-@dataclass
+@dataclass(frozen=True)
 class Context:
     """How one bundle is checked: alone (the defaults), or as a line of an export."""
 
@@ -110,6 +110,8 @@ class Work:
 
 
 class Checked(NamedTuple):
+    """What ``check`` gives: the bundle's result, and what resume.py keeps of it."""
+
     result: Result
     verified: Verified | None  # the table through this bundle, when it passed every step
     work: Work | None  # None: not a bundle (1)

@@ -47,7 +47,7 @@ def _start(data_text: str) -> tuple[Replayed | None, tuple[str, str] | None]:
 
     try:  # the data as logged: canonical text is JSON
         return Replayed(*started(registry(), json.loads(data_text))), None
-    except EventSchemaError:
+    except EventSchemaError:  # no game of the registry, or no options (a game never raises it)
         return None, ("rules.unknown_game", "no known game with options")
     except FairdealError as e:
         return None, ("rules.invalid_options", str(e))
