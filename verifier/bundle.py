@@ -169,7 +169,7 @@ class _Start(NamedTuple):
 def _check_table(work: Work) -> Carried:
     """(5)-(14) on one intact chain, from its table_created or from where ``since``
     ended: what the next events would be checked from."""
-    start = _start(work)
+    start = _start_of(work)
     finished = _check_rounds(work, start)  # (5) timeouts, (6)-(9), (14)
     replayed = _check_rules(work, start)  # (10) (11)
     balances = _check_money(work, start)  # (12) (13)
@@ -177,7 +177,7 @@ def _check_table(work: Work) -> Carried:
     return Carried(start.carried.deck_rules, balances, finished, replayed)
 
 
-def _start(work: Work) -> _Start:
+def _start_of(work: Work) -> _Start:
     if work.since is not None:
         events, texts = work.events, work.texts
         return _Start(work.since.table, None, events, texts, revealed_seeds(events))
