@@ -106,4 +106,12 @@ class NotDueError(IllegalActionError):
 
 
 class ReplayMismatchError(EventError):
-    """A logged event that is not what the rules decide from the events before it."""
+    """A logged event that is not what the rules decide from the events before it: the
+    event at ``seq`` (or the last one, for a log that ends too soon), ``reason`` says how."""
+
+    def __init__(self, seq: int, reason: str) -> None:
+        super().__init__(seq, reason)  # both, so that it pickles
+        self.seq, self.reason = seq, reason
+
+    def __str__(self) -> str:
+        return f"seq {self.seq}: {self.reason}"

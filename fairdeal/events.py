@@ -312,19 +312,6 @@ class ChainHead:
         return self.advance(event, signed.hash)
 
 
-def check_chain(
-    events: Iterable[SignedEvent], keys: KeySet, head: ChainHead | None = None
-) -> ChainHead:
-    """Check a run of a table's chain from ``head`` (the genesis if None); return its end."""
-    for signed in events:
-        if head is None:
-            head = ChainHead(signed.event.table)
-        head = head.follow(signed, keys)
-    if head is None:
-        raise ValueError("an empty chain has no head")
-    return head
-
-
 def _fields(draft: Draft, table: str, seq: int, prev: str, time: int) -> dict[str, Any]:
     """The fields, in ``Event``'s order, of the event after one at ``seq - 1`` with hash
     ``prev``, stamped at ``time`` (the caller keeps time from going back). Positional

@@ -3,11 +3,11 @@
 ``execute`` is the one path by which anything happens at a table:
 command -> game.decide -> drafts -> stamp into the chain -> sign -> game.apply.
 ``replay`` runs the same game functions over a logged chain and checks that every
-run of events is exactly what ``decide`` gives for the command its first event records.
+run of events is exactly what ``decide`` gives for the command its first event records;
+the verifier's steps (10) and (11) drive the same ``runs``.
 """
 
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -15,29 +15,26 @@ from fairdeal.canonical import json_text
 from fairdeal.errors import EventSchemaError, OptionsError, ReplayMismatchError
 from fairdeal.events import ChainHead, Draft, Event, SignedEvent, sign
 from fairdeal.frozen import adopt
-from fairdeal.games.base import AnyGame as Game
-from fairdeal.games.base import Command
+from fairdeal.games.base import AnyGame, Command
 from fairdeal.keys import Signer
-from fairdeal.protocol import ROUND_REVEALED, SERVER, TABLE_CREATED
-
-_SEED_HEX = re.compile(r"[0-9a-f]{64}")
+from fairdeal.protocol import ROUND_REVEALED, SERVER, TABLE_CREATED, is_hex64
 
 
 @dataclass(frozen=True)
 class Table:
     """A game's state and its chain head: everything the next command needs."""
 
-    game: Game
+    game: AnyGame
     state: Any
     head: ChainHead
 
 
-def created_draft(game: Game, raw_options: Mapping[str, Any]) -> Draft:
+def created_draft(game: AnyGame, raw_options: Mapping[str, Any]) -> Draft:
     return Draft(TABLE_CREATED, SERVER, {"game": game.name, "options": game.options(raw_options)})
 
 
 def create(
-    game: Game, table_id: str, raw_options: Mapping[str, Any], time: int, signer: Signer
+    game: AnyGame, table_id: str, raw_options: Mapping[str, Any], time: int, signer: Signer
 ) -> tuple[Table, SignedEvent]:
     """A new table: ``table_created`` at seq 0 with the game's name and full options."""
     draft = created_draft(game, raw_options)
@@ -68,56 +65,89 @@ def revealed_seeds(events: Iterable[Event]) -> dict[str, bytes]:
         seed = event.data.get("server_seed")
         if event.round is None or event.round in seeds:
             raise EventSchemaError(f"seq {event.seq}: a second or roundless reveal")
-        if not isinstance(seed, str) or not _SEED_HEX.fullmatch(seed):
+        if not isinstance(seed, str) or not is_hex64(seed):
             raise EventSchemaError(f"seq {event.seq}: server_seed is not 64 lowercase hex digits")
         seeds[event.round] = bytes.fromhex(seed)
     return seeds
 
 
-def replay(game_of: Mapping[str, Game], events: list[Event]) -> Table:
-    """Rebuild a table from its whole logged chain, checking every decided run.
+def replay(game_of: Mapping[str, AnyGame], events: list[Event]) -> Table:
+    """Rebuild a table from its whole logged chain, checking every decided run (SPEC 6.3).
 
     Rounds not yet revealed replay without their seed: hidden cards stay unknown, so
     the rules refuse the runs that need the deck (IllegalActionError).
     """
     if not events or events[0].type != TABLE_CREATED or events[0].seq != 0:
         raise EventSchemaError("a table's chain starts with table_created at seq 0")
-    table = _table_from_created(game_of, events[0])
-    seeds = revealed_seeds(events)
-    index = 1
-    while index < len(events):
-        first = events[index]
-        table, taken = _replay_run(table, events[index:], seeds.get(first.round or ""))
-        index += taken
-    return table
+    game, state = started(game_of, events[0].data)
+    for _, after in runs(game, state, events[1:], revealed_seeds(events)):
+        state = after  # the run is checked
+    head = ChainHead(events[0].table).advance(events[-1], events[-1].hash())
+    return Table(game, state, head)
 
 
-def _table_from_created(game_of: Mapping[str, Game], event: Event) -> Table:
-    game = game_of.get(event.data.get("game", ""))
-    options = event.data.get("options")
+def started(game_of: Mapping[str, AnyGame], data: Mapping[str, Any]) -> tuple[AnyGame, Any]:
+    """The game ``table_created``'s data name, and its first state: a known game, with
+    options in their full form (SPEC 6.2)."""
+    game = game_of.get(data.get("game", ""))
+    options = data.get("options")
     if game is None or not isinstance(options, dict):
         raise EventSchemaError("table_created names no known game or has no options")
-    if event.data != created_draft(game, options).data:
-        raise OptionsError("table_created's options are not in their full form")
-    return Table(game, game.new(options), ChainHead(event.table).advance(event, event.hash()))
+    if json_text(created_draft(game, options).data) != json_text(data):
+        raise OptionsError("options are not in their full form")
+    return game, game.new(options)
 
 
-def _replay_run(table: Table, events: list[Event], secret: bytes | None) -> tuple[Table, int]:
+def runs(
+    game: AnyGame,
+    state: Any,
+    events: Sequence[Event],
+    seeds: Mapping[str, bytes],
+    texts: Sequence[str | None] | None = None,
+) -> Iterator[tuple[int, Any]]:
+    """Replay ``events`` (none of them table_created) from ``state``, run by run (SPEC
+    6.3): after each run, once it is checked, the index of the event after it and the
+    state it leaves. ``texts`` are the events' data as canonical text, when the caller
+    has them (``Event.parse`` gives them). A command the rules refuse raises their
+    GameError as is; a run that is not exactly the rules' drafts, ReplayMismatchError."""
+    index = 0
+    while index < len(events):
+        first = events[index]
+        decision = game.step(state, Command.of(first), seeds.get(first.round or ""))
+        if not decision.drafts:
+            raise ReplayMismatchError(first.seq, "the rules record nothing here")
+        end = index + len(decision.drafts)  # not all the rest: that is O(n^2) in all
+        logged = texts[index:end] if texts is not None else [None] * (end - index)
+        _check_run(events[index:end], logged, decision.drafts)
+        # Every logged event equals its draft, so the decided state is the logged one.
+        index, state = end, decision.state
+        yield index, state
+
+
+def _check_run(
+    events: Sequence[Event], texts: Sequence[str | None], drafts: Sequence[Draft]
+) -> None:
     first = events[0]
-    decision = table.game.step(table.state, Command.of(first), secret)
-    drafts = decision.drafts
-    if not drafts:
-        raise ReplayMismatchError(f"seq {first.seq}: the rules record no event for this command")
-    logged = events[: len(drafts)]
-    head = table.head
-    for draft, event in zip(drafts, logged, strict=False):
-        if not records(event, draft) or event.time != first.time:
-            raise ReplayMismatchError(f"seq {event.seq}: the rules give {draft.type} here")
-        head = head.advance(event, event.hash())
-    if len(logged) < len(drafts):
-        raise ReplayMismatchError(f"seq {first.seq}: the log ends before the rules' events do")
-    # The logged events equal the drafts, so the decided state is the state they give.
-    return Table(table.game, decision.state, head), len(drafts)
+    for draft, event, text in zip(drafts, events, texts, strict=False):
+        if not records(event, draft, text) or event.time != first.time:
+            reason = f"the rules give {draft.type} by {draft.actor} here, the log {event.type}"
+            raise ReplayMismatchError(event.seq, _with_data(reason, event, draft))
+    if len(events) < len(drafts):
+        missing = drafts[len(events)].type
+        raise ReplayMismatchError(events[-1].seq, f"the log ends before {missing}")
+
+
+def _with_data(reason: str, event: Event, draft: Draft) -> str:
+    """``reason``, or for an event of the draft's type, the first member its data differ in."""
+    if event.type != draft.type:
+        return reason
+    try:
+        for key in sorted(set(event.data) | set(draft.data)):
+            if json_text(event.data.get(key)) != json_text(draft.data.get(key)):
+                return f"{event.type}: the rules give {key}={json_text(draft.data.get(key))[:60]}"
+    except (TypeError, ValueError, RecursionError):
+        pass
+    return reason
 
 
 def records(event: Event, draft: Draft, data_text: str | None = None) -> bool:

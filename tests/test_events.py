@@ -28,11 +28,11 @@ from fairdeal.events import (
     Event,
     SignedEvent,
     actor_seat,
-    check_chain,
     seat_actor,
     sign,
 )
 from fairdeal.keys import KeySet, Signer
+from tests.chains import check_chain
 
 EVENT_TAG = b"fairdeal/v1/event\x00"
 EVENT_SIGNATURE_TAG = b"fairdeal/v1/event-signature\x00"

@@ -17,10 +17,10 @@ __all__ = ["CODES", "Finding", "Report", "Trust", "load_trust", "verify_bundle"]
 def verify_bundle(obj: Any, trust: Trust) -> Report:
     """Every step for one parsed bundle (from ``json.loads``), as a Report."""
     from fairdeal.verifier import export
-    from fairdeal.verifier.bundle import check
+    from fairdeal.verifier.bundle import Context, check
     from fairdeal.verifier.inputs import has_duplicates
 
-    result, _ = check(obj, trust, has_duplicates(obj))
+    result = check(obj, trust, Context(duplicates=has_duplicates(obj))).result
     across = export.Across(export.Pinned(partial=True))  # one leaf of the log
     across.add(result)
     across.finish()

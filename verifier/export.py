@@ -3,7 +3,7 @@
 Memory does not grow with the export: lines are read one at a time, at most a few
 chunks are in flight, and the checks across bundles keep O(log n) tree hashes plus
 one round head per table. Bundles of one table go to one worker, which remembers the
-table as verified so far and checks only what each new bundle adds (bundle.Memo).
+table as verified so far and checks only what each new bundle adds (resume.py).
 A new table's line is first read by the C decoder alone, and read again with the hook
 that notes repeated member names unless that first reading is certainly the same.
 """
@@ -12,12 +12,12 @@ import re
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fairdeal import merkle
 from fairdeal.note import Checkpoint
-from fairdeal.verifier import bundle, log
+from fairdeal.verifier import bundle, log, resume
 from fairdeal.verifier.findings import Finding, Report
 from fairdeal.verifier.inputs import (
     InputError,
@@ -38,7 +38,7 @@ class LineChecker:
 
     def __init__(self, trust: Trust) -> None:
         self.trust = trust
-        self.memos: OrderedDict[str, bundle.Memo] = OrderedDict()
+        self.memos: OrderedDict[str, resume.Memo] = OrderedDict()
         self.checkpoints: dict[tuple[str, str], Checkpoint] = {}  # verified notes
 
     def check(self, line: Line) -> bundle.Result:
@@ -64,11 +64,11 @@ class LineChecker:
         table = obj.get("table_id") if isinstance(obj, dict) else None
         if not isinstance(table, str) or table in self.memos:
             return None
-        result, memo = self._bundle(line, obj, False, None, count_colons=True)
-        if result.colons != colons:  # None for any finding
+        checked, memo = self._check(line, obj, False, None)
+        if resume.colons(obj, checked) != colons:  # None for any finding
             return None
         self._remember(table, memo)
-        return result
+        return replace(checked.result, colons=colons)
 
     def _read_exactly(self, line: Line) -> bundle.Result:
         obj, duplicates = loads_noting_duplicates(line.data)
@@ -76,38 +76,29 @@ class LineChecker:
             refuse_duplicates_outside(obj, "events")
         table = obj.get("table_id") if isinstance(obj, dict) else None
         memo = self.memos.get(table) if isinstance(table, str) else None
-        result, new_memo = self._bundle(line, obj, duplicates, memo)
+        checked, new_memo = self._check(line, obj, duplicates, memo)
         if isinstance(table, str):
             self._remember(table, new_memo)
-        return result
+        return checked.result
 
-    def _bundle(
-        self,
-        line: Line,
-        obj: Any,
-        duplicates: bool,
-        memo: bundle.Memo | None,
-        count_colons: bool = False,
-    ) -> tuple[bundle.Result, bundle.Memo | None]:
+    def _check(
+        self, line: Line, obj: Any, duplicates: bool, memo: resume.Memo | None
+    ) -> tuple[bundle.Checked, resume.Memo | None]:
+        """The bundle's checks (from ``memo`` if it goes on from it), and its table's memo."""
         try:
-            result, new_memo = bundle.check(
-                obj,
-                self.trust,
-                duplicates,
-                memo,
-                keep_memo=True,
-                checkpoints=self.checkpoints,
-                line=line.number,
-                count_colons=count_colons,
-            )
+            used = resume.reusable(memo, obj, duplicates)
+            since = used.verified if used else None
+            context = bundle.Context(duplicates, line.number, since, self.checkpoints)
+            checked = bundle.check(obj, self.trust, context)
             if len(self.checkpoints) > 64:
                 self.checkpoints.clear()
+            return checked, resume.remember(used, checked)
         except Exception as e:  # never a traceback, whatever the input holds
             reason = f"line {line.number} could not be checked: {type(e).__name__}: {e}"
-            return bundle.Result(None, None, [_unreadable(reason)], line=line.number), None
-        return result, new_memo
+            result = bundle.Result(None, None, [_unreadable(reason)], line=line.number)
+            return bundle.Checked(result, None, None), None
 
-    def _remember(self, table: str, memo: bundle.Memo | None) -> None:
+    def _remember(self, table: str, memo: resume.Memo | None) -> None:
         self.memos.pop(table, None)
         if memo is not None:
             self.memos[table] = memo

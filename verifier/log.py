@@ -6,7 +6,6 @@ proves at once that every round of a checkpoint is present, in order, and nothin
 """
 
 import hmac
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,11 +21,10 @@ from fairdeal.note import (
     open_note,
     read_note,
 )
+from fairdeal.protocol import is_hex64
 from fairdeal.verifier.findings import Finding
 from fairdeal.verifier.inputs import LIMITS, InputError, loads, refuse_server_error, text_of
 from fairdeal.verifier.trust import Trust
-
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 @dataclass(frozen=True)
@@ -133,7 +131,7 @@ def hashes(value: Any, what: str) -> list[bytes]:
     """A list of hex hashes from untrusted JSON (InputError if it is not one)."""
     if not isinstance(value, list) or len(value) > LIMITS.max_proof_hashes:
         raise InputError("input.wrong_format", f"{what} is a list of at most 128 hashes")
-    if not all(isinstance(h, str) and _HEX64.fullmatch(h) for h in value):
+    if not all(map(is_hex64, value)):
         raise InputError("input.wrong_format", f"{what} holds 64-digit lowercase hex hashes")
     return [bytes.fromhex(h) for h in value]
 
@@ -203,8 +201,7 @@ def _checkpoint_json(obj: Any, what: str) -> CheckpointFile:
         isinstance(obj, dict)
         and set(obj) == _CHECKPOINT_JSON
         and type(obj["size"]) is int
-        and isinstance(obj["root_hash"], str)
-        and _HEX64.fullmatch(obj["root_hash"])
+        and is_hex64(obj["root_hash"])
         and isinstance(obj["note"], str)
     ):
         reason = f"{what} in JSON is exactly size, root_hash (64 lowercase hex) and note"

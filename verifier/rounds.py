@@ -7,7 +7,6 @@ cards ({position, card, salt}). A bug in a game's rules cannot hide from them.
 """
 
 import hmac
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,9 +14,18 @@ from typing import Any
 from fairdeal import cards, randomness
 from fairdeal.errors import SeedError
 from fairdeal.events import Event, actor_seat
+from fairdeal.protocol import (
+    CARD_DEALT,
+    CLIENT_SEED,
+    ROUND_OPENED,
+    ROUND_REVEALED,
+    ROUND_SEALED,
+    ROUND_VOIDED,
+    SEED_TIMEOUT,
+    is_hex64,
+)
 from fairdeal.verifier.findings import Finding
 
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 _FACES = {"up": "card", "down": "commitment", "blind": "commitment"}
 _SALT_MEMBER = '"salt":'
 
@@ -42,8 +50,8 @@ def revealed_seeds(events: Iterable[Event]) -> dict[str, bytes]:
     """Each round's revealed server seed (well-formed ones only; the rest are findings)."""
     seeds: dict[str, bytes] = {}
     for event in events:
-        seed = event.data.get("server_seed") if event.type == "round_revealed" else None
-        if event.round is not None and isinstance(seed, str) and _HEX64.fullmatch(seed):
+        seed = event.data.get("server_seed") if event.type == ROUND_REVEALED else None
+        if event.round is not None and isinstance(seed, str) and is_hex64(seed):
             seeds.setdefault(event.round, bytes.fromhex(seed))
     return seeds
 
@@ -75,7 +83,7 @@ class RoundChecker:
                 self._find("time.timeout_early", event, f"at {event.time}, deadline {deadline}")
         if event.round is None:
             return
-        if event.type == "round_opened":
+        if event.type == ROUND_OPENED:
             self._open(event)
             return
         current = self.current
@@ -96,7 +104,7 @@ class RoundChecker:
         deadline = data.get("seed_deadline")
         if not (
             isinstance(commitment, str)
-            and _HEX64.fullmatch(commitment)
+            and is_hex64(commitment)
             and isinstance(seats, list)
             and all(type(s) is int for s in seats)
             and len(set(seats)) == len(seats)
@@ -232,7 +240,7 @@ class RoundChecker:
         seed = event.data.get("server_seed")
         if set(event.data) != {"server_seed"} or not isinstance(seed, str):
             self._find("schema.data", event, "round_revealed carries exactly server_seed")
-        elif not _HEX64.fullmatch(seed):
+        elif not is_hex64(seed):
             self._find("schema.data", event, "server_seed is not 64 lowercase hex digits")
         else:
             commitment = randomness.seed_commitment(bytes.fromhex(seed)).hex()
@@ -243,12 +251,12 @@ class RoundChecker:
 
 
 _HANDLERS = {
-    "client_seed": RoundChecker._client_seed,
-    "seed_timeout": RoundChecker._seed_timeout,
-    "round_sealed": RoundChecker._sealed,
-    "card_dealt": RoundChecker._dealt,
-    "round_voided": RoundChecker._voided,
-    "round_revealed": RoundChecker._revealed,
+    CLIENT_SEED: RoundChecker._client_seed,
+    SEED_TIMEOUT: RoundChecker._seed_timeout,
+    ROUND_SEALED: RoundChecker._sealed,
+    CARD_DEALT: RoundChecker._dealt,
+    ROUND_VOIDED: RoundChecker._voided,
+    ROUND_REVEALED: RoundChecker._revealed,
 }
 
 

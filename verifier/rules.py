@@ -1,9 +1,10 @@
 """Steps (10) legal actions and (11) server decisions: the chain replayed through the rules.
 
-This is table.replay's procedure (SPEC 6.3), driven here so that a failure names its
-seq and its step, and so that an export can resume a table where its previous bundle
-ended. Data are compared as JSON values (``true`` is not ``1``); the logged events
-already passed step (2), so their compact sorted JSON is their canonical form.
+The replay is the core's (``fairdeal.table.runs``, SPEC 6.3), driven here so that a
+failure becomes a finding naming its seq and its step, and so that an export can resume
+a table where its previous bundle ended. Data are compared as JSON values (``true`` is
+not ``1``); the logged events already passed step (2), so their compact sorted JSON is
+their canonical form.
 """
 
 import json
@@ -12,11 +13,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from fairdeal.canonical import json_text as _encode
-from fairdeal.errors import FairdealError, GameError
-from fairdeal.events import Draft, Event
-from fairdeal.games.base import AnyGame, Command
-from fairdeal.table import created_draft, records
+from fairdeal.errors import EventSchemaError, FairdealError, GameError, ReplayMismatchError
+from fairdeal.events import Event
+from fairdeal.games.base import AnyGame
+from fairdeal.protocol import SERVER
+from fairdeal.table import runs, started
 from fairdeal.verifier.findings import CODES, Finding
 
 
@@ -44,15 +45,10 @@ def _start(data_text: str) -> tuple[Replayed | None, tuple[str, str] | None]:
     state is a value, so tables created alike (most of an export's) start alike."""
     from fairdeal.games import registry
 
-    data = json.loads(data_text)  # the data as logged: canonical text is JSON
-    game = registry().get(data.get("game", ""))
-    options = data.get("options")
-    if game is None or not isinstance(options, dict):
+    try:  # the data as logged: canonical text is JSON
+        return Replayed(*started(registry(), json.loads(data_text))), None
+    except EventSchemaError:  # no game of the registry, or no options (a game never raises it)
         return None, ("rules.unknown_game", "no known game with options")
-    try:
-        if _encode(created_draft(game, options).data) != data_text:
-            raise GameError("options are not in their full form")
-        return Replayed(game, game.new(options)), None
     except FairdealError as e:
         return None, ("rules.invalid_options", str(e))
     except Exception as e:  # a game refusing forged options in its own way
@@ -61,73 +57,29 @@ def _start(data_text: str) -> tuple[Replayed | None, tuple[str, str] | None]:
 
 def replay(
     table: Replayed, events: Sequence[Event], texts: Sequence[str], seeds: Mapping[str, bytes]
-) -> tuple[Replayed, Finding | None]:
+) -> tuple[Replayed | None, Finding | None]:
     """Replay runs of ``events`` (none of them table_created), whose data ``texts`` has as
-    canonical text; stop at the first failure."""
+    canonical text: the table after them, or the first failure."""
     index, state = 0, table.state
-    while index < len(events):
-        first = events[index]
-        try:
-            drafts, after = _decide(table.game, state, Command.of(first), seeds)
-        except GameError as e:  # (10) a player's action refused, (11) a server's
-            return Replayed(table.game, state), _refused(first, e)
-        except Exception as e:  # a game crashing on forged input is still a finding
-            return Replayed(table.game, state), _crashed(first, e)
-        if not drafts:
-            return Replayed(table.game, state), _finding(
-                "rules.mismatch", first, "the rules record nothing here"
-            )
-        end = index + len(drafts)  # not all the rest: that is O(n^2) in all
-        finding = _check_run(events[index:end], texts[index:end], drafts)
-        if finding is not None:
-            return Replayed(table.game, state), finding
-        # Every logged event equals its draft, so the decided state is the logged one.
-        state = after
-        index += len(drafts)
-    return Replayed(table.game, state), None
-
-
-def _decide(
-    game: AnyGame, state: Any, command: Command, seeds: Mapping[str, bytes]
-) -> tuple[list[Draft], Any]:
-    """The drafts, and the state the game reaches by applying them as it decides."""
-    decision = game.step(state, command, seeds.get(command.round or ""))
-    return decision.drafts, decision.state
-
-
-def _check_run(
-    events: Sequence[Event], texts: Sequence[str], drafts: list[Draft]
-) -> Finding | None:
-    first = events[0]
-    for draft, event, text in zip(drafts, events, texts, strict=False):
-        # (11) every event of the run is exactly what the rules decide
-        if not records(event, draft, text) or event.time != first.time:
-            reason = f"the rules give {draft.type} by {draft.actor} here, the log {event.type}"
-            return _finding("rules.mismatch", event, _with_data(reason, event, draft))
-    if len(events) < len(drafts):
-        missing = drafts[len(events)].type
-        return _finding("rules.mismatch", events[-1], f"the log ends before {missing}")
-    return None
-
-
-def _with_data(reason: str, event: Event, draft: Draft) -> str:
-    if event.type != draft.type:
-        return reason
     try:
-        for key in sorted(set(event.data) | set(draft.data)):
-            if _encode(event.data.get(key)) != _encode(draft.data.get(key)):
-                return f"{event.type}: the rules give {key}={_encode(draft.data.get(key))[:60]}"
-    except (TypeError, ValueError, RecursionError):
-        pass
-    return reason
+        for end, after in runs(table.game, table.state, events, seeds, texts):
+            index, state = end, after  # the next run starts at events[index]
+    except ReplayMismatchError as e:  # (11) a run that is not the rules' drafts
+        event = events[index + e.seq - events[index].seq]  # an intact chain: seq by seq
+        return None, _finding("rules.mismatch", event, e.reason)
+    except GameError as e:  # (10) a player's action refused, (11) a server's
+        return None, _refused(events[index], e)
+    except Exception as e:  # a game crashing on forged input is still a finding
+        return None, _crashed(events[index], e)
+    return Replayed(table.game, state), None
 
 
 def _refused(event: Event, error: GameError) -> Finding:
     code = f"rules.{error.code}"
-    if event.actor == "server" and code not in ("rules.not_due", "rules.invalid_options"):
+    if event.actor == SERVER and code not in ("rules.not_due", "rules.invalid_options"):
         code = "rules.server_refused"
     if code not in CODES:
-        code = "rules.illegal_action" if event.actor != "server" else "rules.server_refused"
+        code = "rules.illegal_action" if event.actor != SERVER else "rules.server_refused"
     return _finding(code, event, f"{event.type} by {event.actor}: {error}")
 
 

@@ -16,12 +16,13 @@ from typing import Any
 
 from fairdeal import table
 from fairdeal.api.client import FairdealClient, SeatClient
-from fairdeal.events import SignedEvent, check_chain
+from fairdeal.events import SignedEvent
 from fairdeal.games import dealing, registry
 from fairdeal.games.kvitlach import hands as kvitlach_hands
 from fairdeal.games.toto21 import hands as toto21_hands
 from fairdeal.keys import KeySet, load_public_key
 from fairdeal.note import NoteVerifier
+from tests.chains import check_chain
 
 MAX_MOVES = 200
 MAX_ROUNDS = 60

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from fairdeal.events import SignedEvent, check_chain
+from fairdeal.events import SignedEvent
 from fairdeal.keys import KeySet, key_id, load_public_key
 from fairdeal.merkle import leaf_hash, verify_consistency, verify_inclusion
 from fairdeal.note import BadNoteSignatureError, NoteVerifier, UntrustedNoteError, verify_checkpoint
@@ -27,6 +27,7 @@ from tests.api.bots import (
     toto21_table,
 )
 from tests.api.conftest import OPERATOR_TOKEN, start_server, stop_server
+from tests.chains import check_chain
 
 ORIGIN = "test.fairdeal/log"
 ROUNDS = (0, 1, 0, 1, 0)  # which table plays each round, in log order
