@@ -18,10 +18,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-# This script is bench/api.py: keep its own folder off the import path, so that
-# "api" is the service package and not this file; bench.harness comes from the root.
-sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+# Run as a script, this folder is first on the import path: the repository root takes its
+# place, so that bench.* is found there and bench/api.py never stands in for a package.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bench.harness import (  # noqa: E402 - after the path is set
     Http,
