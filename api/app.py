@@ -33,6 +33,7 @@ from fairdeal.api.readiness import readiness
 from fairdeal.api.service import Clock, Idempotency, Service, wall_clock
 from fairdeal.api.storage import StorageUnavailableError, open_store
 from fairdeal.api.tokens import same_secret, token_hash
+from fairdeal.protocol import JOINER_ACCEPTED, JOINER_REJECTED
 
 log = logging.getLogger("fairdeal")
 STATIC = Path(__file__).parent / "static"
@@ -174,7 +175,7 @@ def join_table(body: dict[str, Any], table_id: str) -> dict[str, Any]:
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def decide_joiner(body: dict[str, Any], table_id: str, seat: int) -> dict[str, Any]:
     """The creator accepts or rejects the seat that joined (Toto21)."""
-    kind = "joiner_accepted" if body["accept"] else "joiner_rejected"
+    kind = JOINER_ACCEPTED if body["accept"] else JOINER_REJECTED
     return service().command(
         table_id, _token(), kind, {"seat": seat}, idempotency=_idempotency(table_id)
     )

@@ -14,7 +14,7 @@ in WAL mode; PostgreSQL: REPEATABLE READ, READ ONLY) that takes no lock, so a re
 waits for a writer and no writer waits for a reader.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -51,6 +51,22 @@ def committing() -> Iterator[None]:
         raise
     except StorageError as e:
         raise CommitOutcomeUnknownError(f"during COMMIT: {first_line(e)}") from e
+
+
+@contextmanager
+def mapped_errors(
+    integrity: type[Exception], error: type[Exception], unavailable: Callable[[Any], bool]
+) -> Iterator[None]:
+    """A driver's errors as this module's: ``integrity`` ones as conflicts, the others as
+    unavailability where ``unavailable`` says so, else as plain storage errors."""
+    try:
+        yield
+    except integrity as e:
+        raise ConflictError(str(e)) from e
+    except error as e:
+        if unavailable(e):
+            raise StorageUnavailableError(first_line(e)) from e
+        raise StorageError(str(e)) from e
 
 
 def first_line(error: Exception) -> str:
