@@ -57,6 +57,7 @@ __all__ = [
     "ReceiptError",
     "ReceiptMismatchError",
     "ReceiptSignatureError",
+    "Request",
     "Response",
     "Retries",
     "RoundOpenedReply",
@@ -180,6 +181,21 @@ class Retries:
 
 
 @dataclass(frozen=True)
+class Request:
+    """One HTTP request as it is sent, every time it is sent."""
+
+    method: str
+    path: str
+    data: bytes | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def safe(self) -> bool:
+        """Whether it may be sent again: a read, or a write that carries an Idempotency-Key."""
+        return self.method == "GET" or "Idempotency-Key" in self.headers
+
+
+@dataclass(frozen=True)
 class Response:
     """One HTTP answer as it came: its status, headers (looked up in any case) and body."""
 
@@ -188,13 +204,14 @@ class Response:
     body: bytes
 
     @property
-    def text(self) -> str:
-        return self.body.decode()
-
-    @property
     def json(self) -> Any:
         """The body, parsed as JSON (ValueError if it is not)."""
         return json.loads(self.body)
+
+    @property
+    def text(self) -> str:
+        """The body, as text (UTF-8, as the service sends it; ValueError if it is not)."""
+        return self.body.decode("utf-8")
 
 
 class Connection:
@@ -214,25 +231,18 @@ class Connection:
         self._connection = _connection(parts, timeout)
         self._lock = threading.Lock()
 
-    def send(
-        self,
-        method: str,
-        path: str,
-        data: bytes | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> Response:
+    def send(self, request: Request) -> Response:
         """Send one request; its answer, whatever its status.
 
-        A GET, or a POST with an ``Idempotency-Key`` header, is sent again as ``retries``
-        says; another POST only after a 503 that stored nothing. A connection that failed
-        (every try) raises ClientError.
+        A safe request (``Request.safe``) is sent again as ``retries`` says; another only
+        after a 503 that stored nothing. A connection that failed (every try) raises
+        ClientError.
         """
-        sent = dict(headers or {})
-        safe = method == "GET" or "Idempotency-Key" in sent
+        method, path, safe = request.method, request.path, request.safe
         attempts = self.retries.attempts
         for attempt in range(1, attempts + 1):
             try:
-                response = self.exchange(method, path, data, sent, fresh=not safe)
+                response = self.exchange(request, fresh=not safe)
             except (OSError, http.client.HTTPException) as e:
                 if not safe:
                     raise ClientError(
@@ -249,17 +259,11 @@ class Connection:
             return response
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    def exchange(
-        self,
-        method: str,
-        path: str,
-        data: bytes | None,
-        headers: Mapping[str, str],
-        fresh: bool = False,
-    ) -> Response:
-        """One request and its whole answer; the connection is closed if anything fails, so
-        the next request opens a new one. A ``fresh`` request (one that is never sent twice)
-        goes on a new connection, which the server cannot have closed while it sat idle."""
+    def exchange(self, request: Request, fresh: bool = False) -> Response:
+        """One try of a request, and its whole answer; the connection is closed if anything
+        fails, so the next request opens a new one. A ``fresh`` request (one that is never sent
+        twice) goes on a new connection, which the server cannot have closed while it sat idle."""
+        method, path, data, headers = request.method, request.path, request.data, request.headers
         with self._lock:
             if fresh:
                 self._connection.close()
@@ -483,7 +487,7 @@ class FairdealClient:
         sent = {"Accept": "application/json", **(headers or {})}
         if data is not None:
             sent["Content-Type"] = "application/json"
-        return _answer(method, path, self.connection.send(method, path, data, sent))
+        return _answer(method, path, self.connection.send(Request(method, path, data, sent)))
 
 
 class SeatClient:

@@ -27,9 +27,7 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bench.harness import (  # noqa: E402 - after the path is set
     Bot,
-    Http,
     Process,
-    Stats,
     bench_server,
     free_port,
     line,
@@ -38,6 +36,7 @@ from bench.harness import (  # noqa: E402 - after the path is set
     run_inserts,
     summary,
 )
+from bench.transport import Http, Stats  # noqa: E402
 
 POSTGRES_URL = "postgresql://127.0.0.1:5432/test"
 

@@ -74,6 +74,10 @@ def first_line(error: Exception) -> str:
     return next(iter(str(error).strip().splitlines()), type(error).__name__)
 
 
+# A time in ms since the epoch, or None: no bound.
+TimeBound = int | None
+
+
 @dataclass(frozen=True)
 class TableRow:
     table_id: str
@@ -142,12 +146,7 @@ class Reader(Protocol):
     # Tables' heads at rest (no round open), each a leaf of the Merkle log.
     def table_head(self, table_id: str, seq: int | None) -> HeadRow | None: ...
     def logged_heads(
-        self,
-        since: int | None,
-        until: int | None,
-        table_id: str | None,
-        after_leaf: int,
-        limit: int,
+        self, since: TimeBound, until: TimeBound, table_id: str | None, after_leaf: int, limit: int
     ) -> list[HeadRow]: ...
 
     # Seat tokens, stored hashed; a vacated seat's is dropped.

@@ -1,7 +1,7 @@
 """Queries on the heads the Merkle log covers: tables' heads at rest (``table_heads``), and
 with the rounds' heads (``rounds``), every logged head by leaf index."""
 
-from fairdeal.api.storage import HeadRow
+from fairdeal.api.storage import HeadRow, TimeBound
 from fairdeal.api.storage.queries import Queries
 
 # Bounds that stand in for "no bound" on a BIGINT time column.
@@ -13,10 +13,13 @@ class HeadQueries(Queries):
     def put_table_head(
         self, table_id: str, seq: int, head_hash: bytes, leaf_index: int, finished_at: int
     ) -> None:
-        self._run(
-            "INSERT INTO table_heads (leaf_index, table_id, seq, head_hash, finished_at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (leaf_index, table_id, seq, head_hash, finished_at),
+        self._insert(
+            "table_heads",
+            leaf_index=leaf_index,
+            table_id=table_id,
+            seq=seq,
+            head_hash=head_hash,
+            finished_at=finished_at,
         )
 
     def table_head(self, table_id: str, seq: int | None) -> HeadRow | None:
@@ -32,12 +35,7 @@ class HeadQueries(Queries):
         return HeadRow(leaf_index, table, None, head_seq, bytes(head_hash))
 
     def logged_heads(
-        self,
-        since: int | None,
-        until: int | None,
-        table_id: str | None,
-        after_leaf: int,
-        limit: int,
+        self, since: TimeBound, until: TimeBound, table_id: str | None, after_leaf: int, limit: int
     ) -> list[HeadRow]:
         """Rounds' and tables' heads by leaf index after ``after_leaf``, logged in [since,
         until): the log's leaves with what each covers."""

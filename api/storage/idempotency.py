@@ -19,8 +19,12 @@ class IdempotencyQueries(Queries):
         return None if row is None else IdempotencyRow(bytes(row[0]), row[1], json.loads(row[2]))
 
     def put_idempotent(self, table_id: str, caller: bytes, key: str, row: IdempotencyRow) -> None:
-        self._run(
-            "INSERT INTO idempotency (table_id, caller, key, request_hash, status, response)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (table_id, caller, key, row.request_hash, row.status, dump_json(row.response)),
+        self._insert(
+            "idempotency",
+            table_id=table_id,
+            caller=caller,
+            key=key,
+            request_hash=row.request_hash,
+            status=row.status,
+            response=dump_json(row.response),
         )

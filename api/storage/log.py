@@ -15,10 +15,7 @@ class LogQueries(Queries):
     def append_leaf(self, leaf_hash: bytes, round_id: str | None) -> int:
         """Add a leaf at the next index, under the log lock, so indexes stay dense."""
         (size,) = self._run(self._LOCK_LOG).fetchone()
-        self._run(
-            "INSERT INTO leaves (leaf_index, leaf_hash, round_id) VALUES (?, ?, ?)",
-            (size, leaf_hash, round_id),
-        )
+        self._insert("leaves", leaf_index=size, leaf_hash=leaf_hash, round_id=round_id)
         self._run("UPDATE log_state SET size = ? WHERE id = 1", (size + 1,))
         return int(size)
 
@@ -43,9 +40,12 @@ class LogQueries(Queries):
         (size,) = self._run(self._LOCK_LOG).fetchone()
         if row.size > size:
             raise ValueError(f"a checkpoint of size {row.size} for a log of size {size}")
-        self._run(
-            "INSERT INTO checkpoints (size, root_hash, note, signed_at) VALUES (?, ?, ?, ?)",
-            (row.size, row.root_hash, row.note, row.signed_at),
+        self._insert(
+            "checkpoints",
+            size=row.size,
+            root_hash=row.root_hash,
+            note=row.note,
+            signed_at=row.signed_at,
         )
 
     def latest_checkpoint(self) -> CheckpointRow | None:

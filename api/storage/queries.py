@@ -30,6 +30,12 @@ class Queries:
     def _run(self, sql: str, params: tuple[Any, ...] = ()) -> Cursor:
         raise NotImplementedError
 
+    def _insert(self, table: str, **row: Any) -> None:
+        """Insert one row; ``row`` names its columns (a query module's own names, never input)."""
+        columns, marks = ", ".join(row), ", ".join("?" * len(row))
+        sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"  # noqa: S608
+        self._run(sql, tuple(row.values()))
+
 
 def dump_json(obj: Any) -> str:
     """The stored text of a JSON object: sorted keys, no spaces, no NaN."""

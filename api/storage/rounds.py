@@ -14,10 +14,13 @@ class RoundQueries(Queries):
     def put_round(
         self, round_id: str, table_id: str, number: int, server_seed: bytes, opened_at: int
     ) -> None:
-        self._run(
-            "INSERT INTO rounds (round_id, table_id, number, server_seed, opened_at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (round_id, table_id, number, server_seed, opened_at),
+        self._insert(
+            "rounds",
+            round_id=round_id,
+            table_id=table_id,
+            number=number,
+            server_seed=server_seed,
+            opened_at=opened_at,
         )
 
     def get_round(self, round_id: str) -> RoundRow | None:

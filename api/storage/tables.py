@@ -12,10 +12,7 @@ class TableQueries(Queries):
     _LOCK_TABLE: ClassVar[str] = TABLE_ROW
 
     def create_table(self, table_id: str, game: str, created_at: int) -> None:
-        self._run(
-            "INSERT INTO tables (table_id, game, created_at) VALUES (?, ?, ?)",
-            (table_id, game, created_at),
-        )
+        self._insert("tables", table_id=table_id, game=game, created_at=created_at)
 
     def lock_table(self, table_id: str) -> TableRow | None:
         row = self._run(self._LOCK_TABLE, (table_id,)).fetchone()
