@@ -16,7 +16,9 @@ Every POST that changes a table after its seats are taken (a decision, a round o
 seed, an action) carries an ``Idempotency-Key`` made here, so it is sent again, with the
 same key, when the connection fails or the server answers 503 ``database_unavailable``:
 the server applies it once and answers every copy alike. Creating and joining a table
-carry no key (the server refuses one) and are never sent twice.
+carry no key (the server refuses one) and are never sent twice. ``Connection`` is that
+transport alone (``send``: every try of one ``Request``; its ``Response`` whatever the
+status), for a program that reads the answers itself.
 
 Uses only the standard library, ``cryptography``, the pure core and the verifier.
 """
@@ -313,7 +315,8 @@ class FairdealClient:
         retries: Retries | None = None,
     ) -> None:
         self.connection = Connection(base_url, timeout, retries)
-        self.base_url, self.timeout, self.retries = self.connection.base_url, timeout, retries
+        self.base_url, self.timeout = self.connection.base_url, timeout
+        self.retries = self.connection.retries
         self.tables: dict[str, TableLog] = {}
         self.keys = keys if keys is not None else self.fetch_keys()
 

@@ -116,9 +116,10 @@ def _code(reply: Response) -> str:
 
 
 class Http(Connection):
-    """JSON requests to the service on any of ``ports``, each try to one at random. With
-    ``patience`` (seconds), a request the SDK may send again (a read, or a write with an
-    Idempotency-Key) is tried every ``PAUSE_S`` until one answers, or ``stop`` is set."""
+    """The SDK's ``Connection``, each try of a request sent to one of the service processes on
+    ``ports`` at random; ``call`` sends JSON. With ``patience`` (seconds), a request the SDK
+    may send again (a read, or a write with an Idempotency-Key) is tried every ``PAUSE_S``
+    until one answers, or ``stop`` is set."""
 
     def __init__(
         self,
@@ -166,6 +167,10 @@ class Http(Connection):
         self.stats.record(request.method, time.perf_counter() - started, reply)
         self.watch(request, reply)
         return reply
+
+    def close(self) -> None:
+        for service in self._services:
+            service.close()
 
     def _pause(self, seconds: float) -> None:
         if self.stop.wait(seconds):

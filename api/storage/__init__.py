@@ -12,6 +12,11 @@ the single log row). Callers lock the table before the log, never the other way.
 Reads go through ``Store.reader()``: a read-only snapshot (SQLite: a deferred transaction
 in WAL mode; PostgreSQL: REPEATABLE READ, READ ONLY) that takes no lock, so a reader never
 waits for a writer and no writer waits for a reader.
+
+Below this interface: ``schema`` (the DDL and ``migrate``), a query module for each thing kept
+(``tables``, ``events``, ``rounds``, ``heads``, ``seats``, ``idempotency``, ``log``, on the
+base in ``queries``), put together as ``sql.SqlTransaction``, which the backends ``sqlite``
+and ``postgres`` run.
 """
 
 from collections.abc import Callable, Iterator
