@@ -366,13 +366,15 @@ def _shown_at(events: list[dict[str, Any]], round_id: str, position: int) -> int
 
 
 def _walk(value: Any) -> Iterator[dict[str, Any]]:
-    if isinstance(value, dict):
-        yield value
-        for item in value.values():
-            yield from _walk(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _walk(item)
+    """Every JSON object within ``value``, itself included (in no particular order)."""
+    waiting = [value]
+    while waiting:
+        node = waiting.pop()
+        if isinstance(node, dict):
+            yield node
+            waiting += node.values()
+        elif isinstance(node, list):
+            waiting += node
 
 
 def horizon(body: Any) -> int:
