@@ -33,6 +33,7 @@ from fairdeal.api.readiness import readiness
 from fairdeal.api.service import Clock, Idempotency, Service, wall_clock
 from fairdeal.api.storage import StorageUnavailableError, open_store
 from fairdeal.api.tokens import same_secret, token_hash
+from fairdeal.protocol import CLIENT_SEED, JOINER_ACCEPTED, JOINER_REJECTED
 
 log = logging.getLogger("fairdeal")
 STATIC = Path(__file__).parent / "static"
@@ -174,10 +175,8 @@ def join_table(body: dict[str, Any], table_id: str) -> dict[str, Any]:
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def decide_joiner(body: dict[str, Any], table_id: str, seat: int) -> dict[str, Any]:
     """The creator accepts or rejects the seat that joined (Toto21)."""
-    kind = "joiner_accepted" if body["accept"] else "joiner_rejected"
-    return service().command(
-        table_id, _token(), kind, {"seat": seat}, idempotency=_idempotency(table_id)
-    )
+    kind = JOINER_ACCEPTED if body["accept"] else JOINER_REJECTED
+    return _seat_command(table_id, kind, {"seat": seat})
 
 
 @tables.route("/tables/<table_id>/actions", methods=["POST"], parameters=[schemas.TABLE_ID])
@@ -186,9 +185,7 @@ def decide_joiner(body: dict[str, Any], table_id: str, seat: int) -> dict[str, A
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def table_action(body: dict[str, Any], table_id: str) -> dict[str, Any]:
     """A seat's action outside a round (Kvitlach: leave the table; banker exit)."""
-    return service().command(
-        table_id, _token(), body["type"], body["data"], idempotency=_idempotency(table_id)
-    )
+    return _seat_command(table_id, body["type"], body["data"])
 
 
 @tables.route("/tables/<table_id>/rounds", methods=["POST"], parameters=[schemas.TABLE_ID])
@@ -206,15 +203,7 @@ def open_round(table_id: str) -> dict[str, Any]:
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def add_seed(body: dict[str, Any], round_id: str) -> dict[str, Any]:
     """Contribute the seat's client seed; the last one seals the round and deals."""
-    table_id = ids.table_of(round_id)  # the command's transaction checks it is current
-    return service().command(
-        table_id,
-        _token(),
-        "client_seed",
-        {"seed": body["seed"]},
-        round_id=round_id,
-        idempotency=_idempotency(table_id),
-    )
+    return _seat_command(ids.table_of(round_id), CLIENT_SEED, {"seed": body["seed"]}, round_id)
 
 
 @tables.route("/rounds/<round_id>/actions", methods=["POST"], parameters=[schemas.ROUND_ID])
@@ -223,15 +212,7 @@ def add_seed(body: dict[str, Any], round_id: str) -> dict[str, Any]:
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def round_action(body: dict[str, Any], round_id: str) -> dict[str, Any]:
     """A seat's action in the round (hit, stand, blind, bet, open_card, elvaroon, …)."""
-    table_id = ids.table_of(round_id)  # the command's transaction checks it is current
-    return service().command(
-        table_id,
-        _token(),
-        body["type"],
-        body["data"],
-        round_id=round_id,
-        idempotency=_idempotency(table_id),
-    )
+    return _seat_command(ids.table_of(round_id), body["type"], body["data"], round_id)
 
 
 @tables.route("/rounds/<round_id>", methods=["GET"], parameters=[schemas.ROUND_ID])
@@ -343,6 +324,16 @@ def readyz() -> dict[str, Any]:
 
 
 # Request helpers
+
+
+def _seat_command(
+    table_id: str, kind: str, data: dict[str, Any], round_id: str | None = None
+) -> dict[str, Any]:
+    """The caller's seat's command at its table (in ``round_id``, which the command's
+    transaction checks is the table's current round), under its Idempotency-Key if any."""
+    return service().command(
+        table_id, _token(), kind, data, round_id=round_id, idempotency=_idempotency(table_id)
+    )
 
 
 def _token(required: bool = True) -> str | None:

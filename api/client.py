@@ -16,7 +16,9 @@ Every POST that changes a table after its seats are taken (a decision, a round o
 seed, an action) carries an ``Idempotency-Key`` made here, so it is sent again, with the
 same key, when the connection fails or the server answers 503 ``database_unavailable``:
 the server applies it once and answers every copy alike. Creating and joining a table
-carry no key (the server refuses one) and are never sent twice.
+carry no key (the server refuses one) and are never sent twice. ``Connection`` is that
+transport alone (``send``: every try of one ``Request``; its ``Response`` whatever the
+status), for a program that reads the answers itself.
 
 Uses only the standard library, ``cryptography``, the pure core and the verifier.
 """
@@ -36,19 +38,29 @@ from fairdeal import randomness
 from fairdeal.errors import FairdealError, HashMismatchError, SignatureError
 from fairdeal.events import ChainHead, SignedEvent, seat_actor
 from fairdeal.keys import KeySet, load_public_key
-from fairdeal.protocol import SERVER
+from fairdeal.protocol import (
+    CARD_DEALT,
+    JOINER_ACCEPTED,
+    JOINER_REJECTED,
+    ROUND_OPENED,
+    SEAT_JOINED,
+    SERVER,
+)
 from fairdeal.verifier import Report, Trust, load_trust, verify_bundle
 
 __all__ = [
     "BundleInvalidError",
     "CardCommitmentError",
     "ClientError",
+    "Connection",
     "EventsReply",
     "FairdealClient",
     "ReceiptChainError",
     "ReceiptError",
     "ReceiptMismatchError",
     "ReceiptSignatureError",
+    "Request",
+    "Response",
     "Retries",
     "RoundOpenedReply",
     "SeatClient",
@@ -170,6 +182,110 @@ class Retries:
         self.sleep(min(seconds, self.max_wait_s))
 
 
+@dataclass(frozen=True)
+class Request:
+    """One HTTP request as it is sent, every time it is sent."""
+
+    method: str
+    path: str
+    data: bytes | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def safe(self) -> bool:
+        """Whether it may be sent again: a read, or a write that carries an Idempotency-Key."""
+        return self.method == "GET" or "Idempotency-Key" in self.headers
+
+
+@dataclass(frozen=True)
+class Response:
+    """One HTTP answer as it came: its status, headers (looked up in any case) and body."""
+
+    status: int
+    headers: http.client.HTTPMessage
+    body: bytes
+
+    @property
+    def json(self) -> Any:
+        """The body, parsed as JSON (ValueError if it is not)."""
+        return json.loads(self.body)
+
+    @property
+    def text(self) -> str:
+        """The body, as text (UTF-8, as the service sends it; ValueError if it is not)."""
+        return self.body.decode("utf-8")
+
+
+class Connection:
+    """One kept-alive HTTP connection to a service, and the rule for sending a request again.
+
+    ``send`` is the whole request, every try of it; ``exchange`` one try. Requests from several
+    threads take turns on the connection.
+    """
+
+    def __init__(self, base_url: str, timeout: float = 10.0, retries: Retries | None = None):
+        parts = urllib.parse.urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ClientError("the service URL must start with http:// or https://")
+        self.base_url = base_url.rstrip("/")
+        self.retries = retries or Retries()
+        self._prefix = parts.path.rstrip("/")
+        self._connection = _connection(parts, timeout)
+        self._lock = threading.Lock()
+
+    def send(self, request: Request) -> Response:
+        """Send one request; its answer, whatever its status.
+
+        A safe request (``Request.safe``) is sent again as ``retries`` says; another only
+        after a 503 that stored nothing. A connection that failed (every try) raises
+        ClientError.
+        """
+        method, path, safe = request.method, request.path, request.safe
+        attempts = self.retries.attempts
+        for attempt in range(1, attempts + 1):
+            try:
+                response = self.exchange(request, fresh=not safe)
+            except (OSError, http.client.HTTPException) as e:
+                if not safe:
+                    raise ClientError(
+                        f"{method} {path}: the connection failed ({e!r}): the request may or "
+                        "may not have been applied, and is not sent again"
+                    ) from e
+                if attempt == attempts:
+                    raise ClientError(f"{method} {path}: {e!r}, {attempts} times") from e
+                self.retries.wait(attempt, None)
+                continue
+            if attempt < attempts and _may_resend(response, safe):
+                self.retries.wait(attempt, response.headers.get("Retry-After"))
+                continue
+            return response
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def exchange(self, request: Request, fresh: bool = False) -> Response:
+        """One try of a request, and its whole answer; the connection is closed if anything
+        fails, so the next request opens a new one. A ``fresh`` request (one that is never sent
+        twice) goes on a new connection, which the server cannot have closed while it sat idle."""
+        method, path, data, headers = request.method, request.path, request.data, request.headers
+        with self._lock:
+            if fresh:
+                self._connection.close()
+            try:
+                self._connection.request(method, self._prefix + path, data, dict(headers))
+                response = self._connection.getresponse()
+                body = response.read()
+            except BaseException:
+                self._connection.close()
+                raise
+            if response.will_close:
+                self._connection.close()
+            return Response(response.status, response.headers, body)
+
+    def close(self) -> None:
+        """Close the connection (the next request opens a new one)."""
+        with self._lock:
+            self._connection.close()
+
+
 @dataclass
 class TableLog:
     """One table's chain as this client has checked it, and its card commitments."""
@@ -198,15 +314,9 @@ class FairdealClient:
         timeout: float = 10.0,
         retries: Retries | None = None,
     ) -> None:
-        parts = urllib.parse.urlsplit(base_url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ClientError("the service URL must start with http:// or https://")
-        self.base_url = base_url.rstrip("/")
-        self.timeout = timeout
-        self.retries = retries or Retries()
-        self._prefix = parts.path.rstrip("/")
-        self._connection = _connection(parts, timeout)
-        self._lock = threading.Lock()
+        self.connection = Connection(base_url, timeout, retries)
+        self.base_url, self.timeout = self.connection.base_url, timeout
+        self.retries = self.connection.retries
         self.tables: dict[str, TableLog] = {}
         self.keys = keys if keys is not None else self.fetch_keys()
 
@@ -217,8 +327,7 @@ class FairdealClient:
 
     def close(self) -> None:
         """Close the connection (the next request opens a new one)."""
-        with self._lock:
-            self._connection.close()
+        self.connection.close()
 
     # Tables and seats
 
@@ -250,8 +359,8 @@ class FairdealClient:
 
     def _seat(self, reply: SeatReply) -> "SeatClient":
         signed = self.check_receipts(reply["table_id"], reply["events"])
-        joined = [s for s in signed if s.event.type == "seat_joined"]
-        _expect(joined, "seat_joined", seat_actor(reply["seat"]))
+        joined = [s for s in signed if s.event.type == SEAT_JOINED]
+        _expect(joined, SEAT_JOINED, seat_actor(reply["seat"]))
         return SeatClient(self, reply["table_id"], reply["seat"], reply["token"])
 
     # Bundles
@@ -338,7 +447,7 @@ class FairdealClient:
         log.head = new_head
         log.hashes.append(signed.hash)
         event = signed.event
-        if event.type == "card_dealt":
+        if event.type == CARD_DEALT:
             # What a shown card must match: its commitment, or the card itself if dealt face up.
             dealt = event.data.get("commitment") or "card:" + str(event.data.get("card"))
             log.commitments[(event.round, event.data["position"])] = dealt
@@ -374,56 +483,15 @@ class FairdealClient:
     def request(
         self, method: str, path: str, body: Any = None, headers: Mapping[str, str] | None = None
     ) -> Any:
-        """Send one request on the kept-alive connection; its JSON answer, parsed.
-
-        A GET, or a POST with an ``Idempotency-Key`` header, is sent again as ``retries``
-        says; another POST only after a 503 that stored nothing. An error answer raises
-        ServerRefusedError; a connection that failed (every try), ClientError.
+        """Send one JSON request on the kept-alive connection (``Connection.send``); its
+        JSON answer, parsed. An error answer raises ServerRefusedError; a connection that
+        failed (every try), ClientError.
         """
         data = None if body is None else json.dumps(body).encode()
         sent = {"Accept": "application/json", **(headers or {})}
         if data is not None:
             sent["Content-Type"] = "application/json"
-        safe = method == "GET" or "Idempotency-Key" in sent
-        attempts = self.retries.attempts
-        for attempt in range(1, attempts + 1):
-            try:
-                status, retry_after, raw = self._exchange(method, path, data, sent, fresh=not safe)
-            except (OSError, http.client.HTTPException) as e:
-                if not safe:
-                    raise ClientError(
-                        f"{method} {path}: the connection failed ({e!r}): the request may or "
-                        "may not have been applied, and is not sent again"
-                    ) from e
-                if attempt == attempts:
-                    raise ClientError(f"{method} {path}: {e!r}, {attempts} times") from e
-                self.retries.wait(attempt, None)
-                continue
-            if attempt < attempts and _may_resend(status, raw, safe):
-                self.retries.wait(attempt, retry_after)
-                continue
-            return _answer(method, path, status, raw)
-        raise AssertionError("unreachable: the last attempt returns or raises")
-
-    def _exchange(
-        self, method: str, path: str, data: bytes | None, headers: Mapping[str, str], fresh: bool
-    ) -> tuple[int, str | None, bytes]:
-        """One request and its whole answer; the connection is closed if anything fails, so
-        the next request opens a new one. A ``fresh`` request (one that is never sent twice)
-        goes on a new connection, which the server cannot have closed while it sat idle."""
-        with self._lock:
-            if fresh:
-                self._connection.close()
-            try:
-                self._connection.request(method, self._prefix + path, data, dict(headers))
-                response = self._connection.getresponse()
-                raw = response.read()
-            except BaseException:
-                self._connection.close()
-                raise
-            if response.will_close:
-                self._connection.close()
-            return response.status, response.getheader("Retry-After"), raw
+        return _answer(method, path, self.connection.send(Request(method, path, data, sent)))
 
 
 class SeatClient:
@@ -453,7 +521,7 @@ class SeatClient:
         }
         reply = self.client.request("POST", path, body, headers)
         signed = self.client.check_receipts(self.table_id, reply["events"])
-        actor = SERVER if kind == "round_opened" else seat_actor(self.seat)
+        actor = SERVER if kind == ROUND_OPENED else seat_actor(self.seat)
         _expect(signed, kind, actor, round_id)
         return reply
 
@@ -462,7 +530,7 @@ class SeatClient:
         must be the one logged."""
         path = f"/v1/tables/{self.table_id}/rounds"
         reply: RoundOpenedReply = self._send(
-            path, {}, "round_opened", idempotency_key=idempotency_key
+            path, {}, ROUND_OPENED, idempotency_key=idempotency_key
         )
         round_id = str(reply["round_id"])
         opened = SignedEvent.from_json(reply["events"][0]).event  # checked by _send
@@ -503,7 +571,7 @@ class SeatClient:
     def decide(self, seat: int, accept: bool, idempotency_key: str | None = None) -> EventsReply:
         """The Toto21 creator accepts (the match starts) or rejects the joiner at ``seat``."""
         path = f"/v1/tables/{self.table_id}/seats/{seat}/decision"
-        kind = "joiner_accepted" if accept else "joiner_rejected"
+        kind = JOINER_ACCEPTED if accept else JOINER_REJECTED
         reply: EventsReply = self._send(
             path, {"accept": accept}, kind, idempotency_key=idempotency_key
         )
@@ -530,25 +598,25 @@ def _connection(parts: urllib.parse.SplitResult, timeout: float) -> http.client.
     return http.client.HTTPConnection(host, parts.port, timeout=timeout)
 
 
-def _may_resend(status: int, raw: bytes, safe: bool) -> bool:
+def _may_resend(response: Response, safe: bool) -> bool:
     """A 503 ``database_unavailable`` may be sent again: a safe request always, any other
     only when nothing was stored (``details.outcome`` ``rolled_back``)."""
-    if status != 503:
+    if response.status != 503:
         return False
     try:
-        error = json.loads(raw)["error"]
+        error = response.json["error"]
         outcome = (error.get("details") or {}).get("outcome")
     except (ValueError, KeyError, TypeError, AttributeError):
         return False
     return error.get("code") == "database_unavailable" and (safe or outcome == "rolled_back")
 
 
-def _answer(method: str, path: str, status: int, raw: bytes) -> Any:
+def _answer(method: str, path: str, response: Response) -> Any:
     """The parsed body of a 2xx; otherwise the ServerRefusedError its error body names."""
-    if not 200 <= status < 300:
-        raise _refusal(status, raw)
+    if not 200 <= response.status < 300:
+        raise _refusal(response)
     try:
-        return json.loads(raw)
+        return response.json
     except ValueError as e:
         raise ClientError(f"{method} {path}: the answer is not JSON: {e}") from e
 
@@ -599,9 +667,10 @@ def _private_cards(value: Any) -> Iterator[dict[str, Any]]:
             yield from _private_cards(item)
 
 
-def _refusal(status: int, raw: bytes) -> ServerRefusedError:
+def _refusal(response: Response) -> ServerRefusedError:
+    status = response.status
     try:
-        body = json.loads(raw)["error"]
+        body = response.json["error"]
         return ServerRefusedError(status, body["code"], body["message"], body.get("details"))
     except (ValueError, KeyError, TypeError):
         reason = http.client.responses.get(status, "")

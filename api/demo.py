@@ -22,6 +22,7 @@ from werkzeug.serving import make_server
 from fairdeal.api.app import close_app, create_app
 from fairdeal.api.client import FairdealClient, SeatClient, ServerRefusedError
 from fairdeal.api.config import Config
+from fairdeal.protocol import ROUND_REVEALED, SEAT_JOINED, SEAT_LEFT
 
 KVITLACH_ROUNDS = 8
 MAX_MOVES_PER_ROUND = 400
@@ -123,14 +124,14 @@ def play_round(seats: list[SeatClient], round_id: str, rng: random.Random, story
             (seat, kind)
             for seat in seats
             for kind in seat.view()["legal_actions"]
-            if kind not in ("seat_left", "seat_joined")
+            if kind not in (SEAT_LEFT, SEAT_JOINED)
         ]
         if not moves:
             break
         seat, kind = rng.choice(moves)
         reply = _send(seat, round_id, kind, rng)
         story.events += len(reply["events"])
-        if any(e["event"]["type"] == "round_revealed" for e in reply["events"]):
+        if any(e["event"]["type"] == ROUND_REVEALED for e in reply["events"]):
             story.rounds.append(round_id)
             return
     raise RuntimeError(f"round {round_id} did not finish")

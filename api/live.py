@@ -12,7 +12,7 @@ from fairdeal.api.errors import NotFoundError
 from fairdeal.api.storage import Reader
 from fairdeal.events import ChainHead, SignedEvent
 from fairdeal.games.base import AnyGame
-from fairdeal.protocol import ROUND_REVEALED, TABLE_CREATED
+from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, TABLE_CREATED
 from fairdeal.table import Table
 
 
@@ -37,7 +37,7 @@ class Live:
     def followed(self, signed: SignedEvent) -> "Live":
         """After one more of the table's events (already applied to ``table`` or not)."""
         event = signed.event
-        if event.type == "round_opened":
+        if event.type == ROUND_OPENED:
             opened = live_round(self, event.round)
             return replace(
                 opened, rounds_opened=self.rounds_opened + 1, in_round=True, last_type=event.type

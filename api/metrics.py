@@ -19,10 +19,11 @@ from fairdeal.api.errors import OperatorOnlyError, UnauthorizedError
 from fairdeal.api.service import Service
 from fairdeal.api.storage import StorageError
 from fairdeal.api.tokens import same_secret
+from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 UNMATCHED_ROUTE = "<unmatched>"
-ROUND_EVENTS = {"round_opened": "opened", "round_revealed": "finished"}
+ROUND_EVENTS = {ROUND_OPENED: "opened", ROUND_REVEALED: "finished"}
 # Labels take only these methods, so made-up methods cannot grow the series without bound.
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 OTHER_METHOD = "other"

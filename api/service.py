@@ -36,17 +36,14 @@ from fairdeal.api.transparency import TransparencyLog
 from fairdeal.errors import FairdealError, GameError, OutOfTurnError
 from fairdeal.events import Event, SignedEvent, concerned_seat, seat_actor
 from fairdeal.games import registry
-from fairdeal.games.base import AnyGame as Game
-from fairdeal.games.base import Command
-from fairdeal.protocol import SERVER
+from fairdeal.games.base import AnyGame, Command
+from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, SEAT_JOINED, SEAT_LEFT, SERVER
 from fairdeal.table import create, execute
 
 Clock = Callable[[], int]
 T = TypeVar("T")
 FAR_FUTURE = 2**53 - 1
 MAX_TIMEOUTS_PER_REQUEST = 64
-JOIN = "seat_joined"
-LEAVE = "seat_left"
 
 
 def wall_clock() -> int:
@@ -73,7 +70,7 @@ class Service:
         keys: Keys,
         config: Config,
         clock: Clock = wall_clock,
-        games: Mapping[str, Game] | None = None,
+        games: Mapping[str, AnyGame] | None = None,
     ) -> None:
         self.store, self.keys, self.config, self.clock = store, keys, config, clock
         self.games = dict(games or registry())
@@ -103,7 +100,7 @@ class Service:
             txn.create_table(table_id, game.name, now)
             txn.append_events(table_id, [created.to_json()])
             live, receipts = self._guard(
-                lambda: self._run(txn, Live(table), Command(JOIN, seat_actor(0), now, join))
+                lambda: self._run(txn, Live(table), Command(SEAT_JOINED, seat_actor(0), now, join))
             )
             self._log_rest(txn, live, 0)
             token = self._issue_token(txn, table_id, 0)
@@ -118,13 +115,14 @@ class Service:
     def join(self, table_id: str, join: Mapping[str, Any]) -> dict[str, Any]:
         self._check_amounts(join)
 
-        def step(txn: Transaction, live: Live, now: int) -> tuple[Live, dict[str, Any]]:
+        def take_free_seat(txn: Transaction, live: Live, now: int) -> tuple[Live, dict[str, Any]]:
             seat = self._free_seat(live, join, now)
-            live, receipts = self._run(txn, live, Command(JOIN, seat_actor(seat), now, join))
+            command = Command(SEAT_JOINED, seat_actor(seat), now, join)
+            live, receipts = self._run(txn, live, command)
             token = self._issue_token(txn, table_id, seat)
             return live, {"table_id": table_id, "seat": seat, "token": token, "events": receipts}
 
-        return self._write(table_id, step)
+        return self._write_table(table_id, take_free_seat)
 
     def command(
         self,
@@ -139,7 +137,7 @@ class Service:
         """A seat's command (an action, a seed, a decision) on its table."""
         self._check_amounts(data)
 
-        def step(txn: Transaction, live: Live, now: int) -> tuple[Live, dict[str, Any]]:
+        def run_seat_command(txn: Transaction, live: Live, now: int) -> tuple[Live, dict[str, Any]]:
             seat = self._seat(txn, table_id, token)
             if round_id is not None and round_id != live.current_round:
                 raise RoundNotCurrentError(f"round {round_id} is not the table's current round")
@@ -149,32 +147,34 @@ class Service:
             live, receipts = self._run(txn, live, command)
             return live, {"events": receipts}
 
-        return self._write(table_id, step, idempotency)
+        return self._write_table(table_id, run_seat_command, idempotency)
 
     def open_round(
         self, table_id: str, token: str | None, idempotency: Idempotency | None = None
     ) -> dict[str, Any]:
         """Draw a fresh server seed, keep it, and log only its commitment."""
 
-        def step(txn: Transaction, live: Live, now: int) -> tuple[Live, dict[str, Any]]:
+        def commit_to_new_seed(
+            txn: Transaction, live: Live, now: int
+        ) -> tuple[Live, dict[str, Any]]:
             self._seat(txn, table_id, token)
             seed = secrets.token_bytes(randomness.SEED_BYTES)
             number = live.rounds_opened + 1
             round_id = ids.new_round_id(table_id, number)
             commitment = randomness.seed_commitment(seed).hex()
-            command = Command("round_opened", SERVER, now, {"commitment": commitment}, round_id)
+            command = Command(ROUND_OPENED, SERVER, now, {"commitment": commitment}, round_id)
             live, receipts = self._run(txn, live, command, seed)
             txn.put_round(round_id, table_id, number, seed, now)
             return live, {"round_id": round_id, "commitment": commitment, "events": receipts}
 
-        return self._write(table_id, step, idempotency)
+        return self._write_table(table_id, commit_to_new_seed, idempotency)
 
     def sweep(self) -> int:
         """Apply every passed deadline; return how many tables moved."""
         with self.store.reader() as txn:
             due = txn.due_tables(self.clock(), 100)
         for table_id in due:
-            self._write(table_id, lambda txn, live, now: (live, None))
+            self._write_table(table_id, _nothing_more)
         return len(due)
 
     # Reading
@@ -205,13 +205,13 @@ class Service:
 
     # Inside a transaction
 
-    def _write(
+    def _write_table(
         self,
         table_id: str,
-        step: Callable[[Transaction, Live, int], tuple[Live, T]],
+        change: Callable[[Transaction, Live, int], tuple[Live, T]],
         idempotency: Idempotency | None = None,
     ) -> T:
-        """Run ``step`` on the table under its lock, after applying passed deadlines.
+        """Run ``change`` on the table under its lock, after applying passed deadlines.
 
         A refusal by the rules (a GameError) still commits the deadlines applied
         before it, then is raised; any other failure rolls everything back.
@@ -232,7 +232,7 @@ class Service:
             replayed = self._replayed(txn, table_id, idempotency)
             if replayed is None:
                 try:
-                    live, result = step(txn, live, now)
+                    live, result = change(txn, live, now)
                 except FairdealError as e:
                     refusal = e
                 else:
@@ -269,10 +269,10 @@ class Service:
     def _follow(self, txn: Transaction, live: Live, receipt: SignedEvent) -> Live:
         event = receipt.event
         self.on_event_stored(event.type)
-        if event.type == "round_revealed" and event.round is not None:
+        if event.type == ROUND_REVEALED and event.round is not None:
             index = self.log.append_head(txn, receipt.hash, event.time, event.round)
             txn.finish_round(event.round, receipt.hash, index, event.time)
-        if event.type == LEAVE:
+        if event.type == SEAT_LEFT:
             txn.drop_token(live.table_id, _vacated_seat(event))
         return live.followed(receipt)
 
@@ -361,7 +361,7 @@ class Service:
         for seat in range(self.config.max_seats):
             try:
                 live.table.game.decide(
-                    live.table.state, Command(JOIN, seat_actor(seat), now, join), None
+                    live.table.state, Command(SEAT_JOINED, seat_actor(seat), now, join), None
                 )
             except OutOfTurnError:
                 continue
@@ -419,6 +419,11 @@ class _ForgetOnFailure:
 
 def _ignore(event_type: str) -> None:
     pass
+
+
+def _nothing_more(txn: Transaction, live: Live, now: int) -> tuple[Live, None]:
+    """The sweeper's change: none beyond the passed deadlines every write applies first."""
+    return live, None
 
 
 def _vacated_seat(left: Event) -> int:

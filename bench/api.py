@@ -18,40 +18,39 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-# This script is bench/api.py: keep its own folder off the import path, so that
-# "api" is the service package and not this file; bench.harness comes from the root.
-sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+# Run as a script, this folder is first on the import path: the repository root takes its
+# place, so that bench.* is found there and bench/api.py never stands in for a package.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bench.harness import (  # noqa: E402 - after the path is set
-    Http,
-    Stats,
     bench_server,
     free_port,
     line,
     run_inserts,
+    run_threads,
     summary,
 )
+from bench.transport import Http, Stats  # noqa: E402
 
 
 def toto21_worker(http: Http, deadline: float) -> None:
     while time.monotonic() < deadline:
         table = http.call("POST", "/v1/tables", {"game": "toto21", "options": {"target": 10}})
-        table_id = table.body["table_id"]
+        table_id = table.json["table_id"]
         joined = http.call("POST", f"/v1/tables/{table_id}/seats", {"join": {}})
-        tokens = {0: table.body["token"], 1: joined.body["token"]}
+        tokens = {0: table.json["token"], 1: joined.json["token"]}
         http.call("POST", f"/v1/tables/{table_id}/seats/1/decision", {"accept": True}, tokens[0])
         while time.monotonic() < deadline and play_round(http, table_id, tokens):
             pass
 
 
 def play_round(http: Http, table_id: str, tokens: dict[int, str]) -> bool:
-    opened = http.call("POST", f"/v1/tables/{table_id}/rounds", {}, tokens[0]).body
+    opened = http.call("POST", f"/v1/tables/{table_id}/rounds", {}, tokens[0]).json
     if "round_id" not in opened:
         return False  # the match is over
     round_id = opened["round_id"]
     http.call("POST", f"/v1/rounds/{round_id}/seeds", {"seed": "a"}, tokens[0])
-    sealed = http.call("POST", f"/v1/rounds/{round_id}/seeds", {"seed": "b"}, tokens[1]).body
+    sealed = http.call("POST", f"/v1/rounds/{round_id}/seeds", {"seed": "b"}, tokens[1]).json
     chosen = next(
         e["event"]["data"] for e in sealed["events"] if e["event"]["type"] == "dealer_chosen"
     )
@@ -59,7 +58,7 @@ def play_round(http: Http, table_id: str, tokens: dict[int, str]) -> bool:
     if not _has(sealed, "round_revealed"):  # else a golden point ended the round at the deal
         for seat in (chosen["player"], chosen["dealer"]):
             path = f"/v1/rounds/{round_id}/actions"
-            replies.append(http.call("POST", path, {"type": "stand"}, tokens[seat]).body)
+            replies.append(http.call("POST", path, {"type": "stand"}, tokens[seat]).json)
     return not any(_has(reply, "match_won") for reply in replies)
 
 
@@ -76,18 +75,14 @@ def measure(which: str, seconds: float, concurrency: int) -> dict[str, Any]:
             if which == "bare":
                 elapsed = run_inserts([server.port], stats, rng, deadline, concurrency)
             else:
-                threads = [
-                    threading.Thread(
-                        target=toto21_worker, args=(Http([server.port], stats, rng), deadline)
-                    )
-                    for _ in range(concurrency)
-                ]
-                started = time.perf_counter()
-                for thread in threads:
-                    thread.start()
-                for thread in threads:
-                    thread.join()
-                elapsed = time.perf_counter() - started
+                elapsed = run_threads(
+                    [
+                        threading.Thread(
+                            target=toto21_worker, args=(Http([server.port], stats, rng), deadline)
+                        )
+                        for _ in range(concurrency)
+                    ]
+                )
         finally:
             server.stop()
     errors = {**stats.errors, **stats.refusals}

@@ -15,9 +15,11 @@ import argparse
 import hashlib
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -28,8 +30,13 @@ from fairdeal.events import ChainHead, Draft, sign
 from fairdeal.games import registry
 from fairdeal.games.base import AnyGame, Command
 from fairdeal.keys import Signer
-from fairdeal.simulate import play_round, set_up
 from fairdeal.table import execute
+
+# Run as a script, this folder is first on the import path: the repository root takes its
+# place, so that bench.* is found there and bench/api.py never stands in for a package.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from bench.simulate import play_round, set_up  # noqa: E402 - after the path is set
 
 NOW = 1_767_225_600_000
 

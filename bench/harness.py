@@ -1,5 +1,6 @@
 """What the benchmarks (and the reliability tests) share: servers in their own processes, bots
-that play both games over plain HTTP, and the figures they print.
+that play both games over HTTP (bench/transport.py, the SDK's transport), and the figures
+they print.
 
 A server is started as a separate process on a loopback port, so that load and service do not
 share a GIL, and is ready when ``/healthz`` answers. ``python -m bench.harness serve ...`` (from
@@ -10,12 +11,12 @@ Bots play whole tables of Toto21 and Kvitlach with random legal moves, as ``fair
 does: each looks at the seats' views, sends one move, and keeps every receipt. Every POST
 after the table's seats carries an Idempotency-Key, so a request whose answer was lost (a
 server killed mid-request) is sent again and answered once. Requests go to a random port of
-the ones given: several service processes share one table.
+the ones given: several service processes share one table. The bots do not check receipts as
+they come (the SDK's ``SeatClient`` does): the load they make is the service's, not theirs;
+the reliability tests check every receipt afterwards.
 """
 
 import argparse
-import http.client
-import json
 import os
 import random
 import signal
@@ -26,12 +27,14 @@ import sys
 import threading
 import time
 import uuid
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from bench.transport import PAUSE_S, Http, Response, Stats, Unreachable, answers
+from fairdeal.protocol import JOINER_ACCEPTED, JOINER_REJECTED, SEAT_JOINED, SEAT_LEFT
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_MOVES_PER_ROUND = 300
@@ -40,7 +43,7 @@ TOTO21 = {"target": 10, "stake": 10}
 KVITLACH = {"bank_funding": 100, "decks": 2}
 KVITLACH_SEATS, KVITLACH_BUY_IN = 3, 1000
 # Moves a bot never picks: seating is done once, at the start.
-NOT_PLAYED = {"seat_left", "seat_joined", "joiner_accepted", "joiner_rejected"}
+NOT_PLAYED = {SEAT_LEFT, SEAT_JOINED, JOINER_ACCEPTED, JOINER_REJECTED}
 
 
 # Servers
@@ -79,7 +82,7 @@ class Process:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"{self.argv} exited with {self.process.returncode}")
-            if _healthy(self.port):
+            if answers(self.url):
                 return self
             time.sleep(0.02)
         self.kill()
@@ -99,17 +102,6 @@ class Process:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
-
-
-def _healthy(port: int) -> bool:
-    try:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-        connection.request("GET", "/healthz")
-        ok = connection.getresponse().status == 200
-        connection.close()
-        return ok
-    except (OSError, http.client.HTTPException):
-        return False
 
 
 def bench_server(which: str, port: int, folder: str, database_url: str = "") -> Process:
@@ -196,103 +188,6 @@ def _postgres_insert(url: str) -> Callable[[str], int]:
     return insert
 
 
-# HTTP
-
-
-class Unreachable(Exception):  # noqa: N818 - a condition, not a bug
-    """No server answered within the client's patience."""
-
-
-@dataclass(frozen=True)
-class Reply:
-    status: int
-    body: Any
-
-
-@dataclass
-class Stats:
-    """Every request's latency and outcome; errors are 5xx and failed connections."""
-
-    actions: list[float] = field(default_factory=list)  # POSTs: what changes a table
-    reads: list[float] = field(default_factory=list)
-    refusals: Counter[str] = field(default_factory=Counter)
-    errors: Counter[str] = field(default_factory=Counter)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def record(self, method: str, elapsed: float, reply: Reply | None, failure: str = "") -> None:
-        with self.lock:
-            if reply is None:
-                self.errors[failure] += 1
-                return
-            (self.actions if method == "POST" else self.reads).append(elapsed)
-            if reply.status >= 500:
-                self.errors[f"{reply.status} {_code(reply.body)}"] += 1
-            elif reply.status >= 400:
-                self.refusals[_code(reply.body)] += 1
-
-
-def _code(body: Any) -> str:
-    try:
-        return str(body["error"]["code"])
-    except (KeyError, TypeError):
-        return "?"
-
-
-class Http:
-    """Requests to the service on any of ``ports``; with ``patience``, a request that finds no
-    server (killed, restarting) is sent again, with the same Idempotency-Key, until one answers
-    or ``stop`` is set."""
-
-    def __init__(
-        self,
-        ports: Sequence[int],
-        stats: Stats,
-        rng: random.Random,
-        patience: float = 0.0,
-        stop: threading.Event | None = None,
-    ) -> None:
-        self.ports, self.stats, self.rng = list(ports), stats, rng
-        self.patience, self.stop = patience, stop or threading.Event()
-
-    def call(
-        self,
-        method: str,
-        path: str,
-        body: Any = None,
-        token: str | None = None,
-        key: str | None = None,
-    ) -> Reply:
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        if key:
-            headers["Idempotency-Key"] = key
-        data = None if body is None else json.dumps(body)
-        give_up = time.monotonic() + self.patience
-        while True:
-            started = time.perf_counter()
-            try:
-                reply = self._once(method, path, data, headers)
-            except (OSError, http.client.HTTPException, ValueError) as e:
-                self.stats.record(method, 0.0, None, type(e).__name__)
-                if time.monotonic() > give_up or self.stop.is_set():
-                    raise Unreachable(f"{method} {path}: {e}") from e
-                time.sleep(0.02)
-                continue
-            self.stats.record(method, time.perf_counter() - started, reply)
-            return reply
-
-    def _once(self, method: str, path: str, data: str | None, headers: Mapping[str, str]) -> Reply:
-        port = self.rng.choice(self.ports)
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        try:
-            connection.request(method, path, data, dict(headers))
-            response = connection.getresponse()
-            return Reply(response.status, json.loads(response.read() or b"null"))
-        finally:
-            connection.close()
-
-
 # Bots
 
 
@@ -327,7 +222,9 @@ class Bot:
         try:
             while self.running():
                 seated = self.seat()
-                if seated is not None:
+                if seated is None:
+                    time.sleep(PAUSE_S)  # a server away, or a table refused: try another
+                else:
                     self.play(seated)
         except Unreachable:
             return  # stopped while the server was away
@@ -345,16 +242,17 @@ class Bot:
             created = self.http.call("POST", "/v1/tables", create)
             if created.status != 201:
                 return None
-            table_id = created.body["table_id"]
-            seated = Seated(table_id, self.game, {0: created.body["token"]}, [])
-            seated.receipts += created.body["events"]
+            table_id = created.json["table_id"]
+            seated = Seated(table_id, self.game, {0: created.json["token"]}, [])
+            seated.receipts += created.json["events"]
             self.keep(seated)  # its receipts count even if a join's answer is lost
             join = {} if self.game == "toto21" else {"buy_in": KVITLACH_BUY_IN}
             for _ in range(1 if self.game == "toto21" else KVITLACH_SEATS - 1):
-                joined = self._post_once(f"/v1/tables/{table_id}/seats", {"join": join})
-                seated.tokens[joined.body["seat"]] = joined.body["token"]
-                seated.receipts += joined.body["events"]
-        except (Unreachable, KeyError, TypeError):
+                # Never sent twice (it carries no key): a lost answer leaves the table as it is.
+                joined = self.http.call("POST", f"/v1/tables/{table_id}/seats", {"join": join})
+                seated.tokens[joined.json["seat"]] = joined.json["token"]
+                seated.receipts += joined.json["events"]
+        except (Unreachable, KeyError, TypeError, ValueError):
             return None
         if self.game == "toto21":
             path = f"/v1/tables/{table_id}/seats/1/decision"
@@ -362,20 +260,13 @@ class Bot:
                 return None
         return seated
 
-    def _post_once(self, path: str, body: Any) -> Reply:
-        saved, self.http.patience = self.http.patience, 0.0
-        try:
-            return self.http.call("POST", path, body)
-        finally:
-            self.http.patience = saved
-
-    def post(self, seated: Seated, path: str, body: Any, seat: int) -> Reply:
+    def post(self, seated: Seated, path: str, body: Any, seat: int) -> Response:
         """A POST with a fresh Idempotency-Key, sent again (same key) if its answer is lost."""
         self.sent += 1
         key = f"{self.name}-{self.sent}"
         reply = self.http.call("POST", path, body, seated.tokens[seat], key)
         if reply.status < 300:
-            seated.receipts += reply.body.get("events", [])
+            seated.receipts += reply.json.get("events", [])
         return reply
 
     def play(self, seated: Seated) -> None:
@@ -386,7 +277,7 @@ class Bot:
             opened = self.post(seated, f"/v1/tables/{seated.table_id}/rounds", {}, opener)
             if opened.status != 201:
                 return  # the match is over, or someone is broke: next table
-            self.finish(seated, opened.body["round_id"])
+            self.finish(seated, opened.json["round_id"])
 
     def finish(self, seated: Seated, round_id: str) -> bool:
         """Move until the round is revealed; False if it was not (time ran out, or stuck)."""
@@ -406,14 +297,14 @@ class Bot:
         self.rng.shuffle(seats)
         for seat in seats:
             view = self.http.call("GET", f"/v1/tables/{seated.table_id}", token=seated.tokens[seat])
-            if view.status != 200 or view.body.get("current_round") != round_id:
+            if view.status != 200 or view.json.get("current_round") != round_id:
                 return None
-            legal = [k for k in view.body["legal_actions"] if k not in NOT_PLAYED]
+            legal = [k for k in view.json["legal_actions"] if k not in NOT_PLAYED]
             if legal:
                 return seat, self.rng.choice(legal)
         return None
 
-    def send(self, seated: Seated, round_id: str, seat: int, kind: str) -> Reply:
+    def send(self, seated: Seated, round_id: str, seat: int, kind: str) -> Response:
         table = seated.table_id
         if kind == "client_seed":
             body: dict[str, Any] = {"seed": f"{self.name}-{self.rng.getrandbits(64):x}"}
@@ -436,8 +327,8 @@ class Bot:
     def resume(self, seated: Seated) -> bool:
         """Finish the table's current round, if one is under way (after a crash)."""
         view = self.http.call("GET", f"/v1/tables/{seated.table_id}", token=seated.tokens[0])
-        round_id = view.body.get("current_round")
-        current = (view.body.get("view") or {}).get("round") or {}
+        round_id = view.json.get("current_round")
+        current = (view.json.get("view") or {}).get("round") or {}
         if round_id is None or current.get("revealed"):
             return True
         return self.finish(seated, round_id)
@@ -445,13 +336,7 @@ class Bot:
 
 def run_bots(bots: Sequence[Bot]) -> float:
     """Run every bot on its own thread; the seconds they took together."""
-    threads = [threading.Thread(target=bot.run, name=bot.name) for bot in bots]
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return time.perf_counter() - started
+    return run_threads([threading.Thread(target=bot.run, name=bot.name) for bot in bots])
 
 
 def run_inserts(
@@ -464,12 +349,18 @@ def run_inserts(
         while time.monotonic() < deadline:
             http.call("POST", "/insert", {"x": 1})
 
-    workers = [threading.Thread(target=work, args=(rng.random(),)) for _ in range(threads)]
+    return run_threads(
+        [threading.Thread(target=work, args=(rng.random(),)) for _ in range(threads)]
+    )
+
+
+def run_threads(threads: Sequence[threading.Thread]) -> float:
+    """Start every thread, then wait for them all; the seconds they took together."""
     started = time.perf_counter()
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
     return time.perf_counter() - started
 
 

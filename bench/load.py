@@ -21,16 +21,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-# Import bench.harness from the repository root; keep this folder itself off the path, where
-# bench/api.py would stand in for the service's "api" package.
-sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+# Run as a script, this folder is first on the import path: the repository root takes its
+# place, so that bench.* is found there and bench/api.py never stands in for a package.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bench.harness import (  # noqa: E402 - after the path is set
     Bot,
-    Http,
     Process,
-    Stats,
     bench_server,
     free_port,
     line,
@@ -39,6 +36,7 @@ from bench.harness import (  # noqa: E402 - after the path is set
     run_inserts,
     summary,
 )
+from bench.transport import Http, Stats  # noqa: E402
 
 POSTGRES_URL = "postgresql://127.0.0.1:5432/test"
 

@@ -9,7 +9,7 @@ Prints, each measured in this run (the machine is shared: compare ratios, not ra
 - one one-round bundle through the command, interpreter start included (target < 0.5 s);
 - peak memory of the command on an export of >= 1,000,000 events (target < 200 MB):
   one busy table, each bundle repeating its table's whole prefix, as the service exports.
-Tables are played by fairdeal.simulate's bots through the real rules and signed.
+Tables are played by bench/simulate.py's bots through the real rules and signed.
 Run: python bench/verify.py [--rounds N] [--interleaved N] [--repeats N] [--memory-events N]
 """
 
@@ -37,10 +37,15 @@ from fairdeal.games import registry
 from fairdeal.keys import Signer, key_id, public_key_pem
 from fairdeal.merkle import MerkleTree
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
-from fairdeal.simulate import play_round, set_up
 from fairdeal.verifier.export import LineChecker
 from fairdeal.verifier.inputs import read_lines
 from fairdeal.verifier.trust import load_trust
+
+# Run as a script, this folder is first on the import path: the repository root takes its
+# place, so that bench.* is found there and bench/api.py never stands in for a package.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from bench.simulate import play_round, set_up  # noqa: E402 - after the path is set
 
 SIGNER = Signer(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"bench key").digest()))
 ORIGIN = "bench.fairdeal/log"

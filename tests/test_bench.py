@@ -3,17 +3,12 @@ project's notes, so a script broken by a change elsewhere must show up here, not
 the day someone needs a figure. Speed itself is never asserted."""
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from .commands import run_python
 
 
 def _run(*args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, *args], check=False, cwd=REPO, capture_output=True, text=True, timeout=300
-    )
+    done = run_python(*args, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 

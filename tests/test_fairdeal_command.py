@@ -4,14 +4,12 @@ help of every option, the commands a core-only install lacks, and its refusals."
 import importlib.metadata
 import re
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from .commands import run_python, run_python_unread
 from .help_text import options_and_help
 
-REPO = Path(__file__).resolve().parents[1]
 SEED = "7bb1c63f224af4cf8466c831ab4309375a446df8581f6e77cbb6395753f57c79"
 DECK = ["deck", "--game", "toto21", "--round-id", "tbl-demo.1", "--server-seed", SEED]
 
@@ -31,14 +29,7 @@ sys.exit(main(sys.argv[1:]))
 
 def fairdeal(*args: str, core_only: bool = False) -> subprocess.CompletedProcess[str]:
     start = ["-c", _CORE_ONLY] if core_only else ["-m", "fairdeal.api.cli"]
-    return subprocess.run(
-        [sys.executable, *start, *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    return run_python(*start, *args)
 
 
 def test_version_is_the_installed_distribution_s() -> None:
@@ -114,14 +105,6 @@ def test_a_bad_argument_is_refused_in_one_line_before_anything_starts(
 
 def test_a_closed_pipe_ends_the_deck_quietly() -> None:
     """``fairdeal deck ... | head -1``: the reader is gone before the deck is printed."""
-    with subprocess.Popen(
-        [sys.executable, "-m", "fairdeal.api.cli", *DECK, "--salts"],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    ) as process:
-        assert process.stdout is not None and process.stderr is not None
-        process.stdout.close()
-        err = process.stderr.read()
-        assert process.wait(timeout=60) == 0
+    status, err = run_python_unread("-m", "fairdeal.api.cli", *DECK, "--salts")
+    assert status == 0
     assert err == b""

@@ -8,7 +8,6 @@ interpreter's scripts folder, as in a clone where the README's install command w
 """
 
 import contextlib
-import http.client
 import os
 import re
 import signal
@@ -21,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from bench.harness import free_port
+from bench.transport import answers, raw
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -93,11 +93,8 @@ def _wait_until_healthy(process: subprocess.Popen[bytes], port: int, log: Path) 
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise AssertionError(f"serve exited: {log.read_text(errors='replace')}")
-        with contextlib.suppress(OSError, http.client.HTTPException):
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            connection.request("GET", "/healthz")
-            if connection.getresponse().status == 200:
-                return
+        if answers(f"http://127.0.0.1:{port}"):
+            return
         time.sleep(0.05)  # polling for the server to be up, not waiting for a time to pass
     raise AssertionError(f"serve did not answer: {log.read_text(errors='replace')}")
 
@@ -159,8 +156,6 @@ def test_the_export_without_the_operator_token_says_it_needs_the_operator_token(
     served: tuple[Path, int],
 ) -> None:
     _, port = served
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    connection.request("GET", "/v1/export")
-    answer = connection.getresponse()
+    answer = raw(f"http://127.0.0.1:{port}", "GET", "/v1/export", timeout=10)
     assert answer.status == 401
-    assert b"needs the operator token" in answer.read()
+    assert b"needs the operator token" in answer.body

@@ -12,9 +12,14 @@ the single log row). Callers lock the table before the log, never the other way.
 Reads go through ``Store.reader()``: a read-only snapshot (SQLite: a deferred transaction
 in WAL mode; PostgreSQL: REPEATABLE READ, READ ONLY) that takes no lock, so a reader never
 waits for a writer and no writer waits for a reader.
+
+Below this interface: ``schema`` (the DDL and ``migrate``), a query module for each thing kept
+(``tables``, ``events``, ``rounds``, ``heads``, ``seats``, ``idempotency``, ``log``, on the
+base in ``queries``), put together as ``sql.SqlTransaction``, which the backends ``sqlite``
+and ``postgres`` run.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -53,9 +58,29 @@ def committing() -> Iterator[None]:
         raise CommitOutcomeUnknownError(f"during COMMIT: {first_line(e)}") from e
 
 
+@contextmanager
+def mapped_errors(
+    integrity: type[Exception], error: type[Exception], unavailable: Callable[[Any], bool]
+) -> Iterator[None]:
+    """A driver's errors as this module's: ``integrity`` ones as conflicts, the others as
+    unavailability where ``unavailable`` says so, else as plain storage errors."""
+    try:
+        yield
+    except integrity as e:
+        raise ConflictError(str(e)) from e
+    except error as e:
+        if unavailable(e):
+            raise StorageUnavailableError(first_line(e)) from e
+        raise StorageError(str(e)) from e
+
+
 def first_line(error: Exception) -> str:
     """A driver's message, often several lines of hints, as one line for a log."""
     return next(iter(str(error).strip().splitlines()), type(error).__name__)
+
+
+# A time in ms since the epoch, or None: no bound.
+TimeBound = int | None
 
 
 @dataclass(frozen=True)
@@ -126,12 +151,7 @@ class Reader(Protocol):
     # Tables' heads at rest (no round open), each a leaf of the Merkle log.
     def table_head(self, table_id: str, seq: int | None) -> HeadRow | None: ...
     def logged_heads(
-        self,
-        since: int | None,
-        until: int | None,
-        table_id: str | None,
-        after_leaf: int,
-        limit: int,
+        self, since: TimeBound, until: TimeBound, table_id: str | None, after_leaf: int, limit: int
     ) -> list[HeadRow]: ...
 
     # Seat tokens, stored hashed; a vacated seat's is dropped.

@@ -12,21 +12,18 @@ taken or waited for.
 
 import select
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import psycopg
 from psycopg.pq import TransactionStatus
 
-from fairdeal.api.storage import (
-    ConflictError,
-    StorageError,
-    StorageUnavailableError,
-    committing,
-    first_line,
-    schema,
-)
+from fairdeal.api.storage import committing, mapped_errors, schema
+from fairdeal.api.storage.log import LOG_SIZE
 from fairdeal.api.storage.pool import Pool
+from fairdeal.api.storage.queries import Cursor
+from fairdeal.api.storage.sql import SqlTransaction
+from fairdeal.api.storage.tables import TABLE_ROW
 
 # The advisory lock key that makes migrate() one-at-a-time ("fairdeal" in ASCII, as a bigint).
 _MIGRATE_LOCK = 0x6661697264656164
@@ -47,27 +44,19 @@ def _unavailable(error: psycopg.Error) -> bool:
     return state[:2] in _UNAVAILABLE_CLASSES or state in _UNAVAILABLE_STATES
 
 
-@contextmanager
-def _mapped_errors() -> Iterator[None]:
-    try:
-        yield
-    except psycopg.IntegrityError as e:
-        raise ConflictError(str(e)) from e
-    except psycopg.Error as e:
-        if _unavailable(e):
-            raise StorageUnavailableError(first_line(e)) from e
-        raise StorageError(str(e)) from e
+def _mapped_errors() -> AbstractContextManager[None]:
+    return mapped_errors(psycopg.IntegrityError, psycopg.Error, _unavailable)
 
 
-class _PostgresTransaction(schema.SqlTransaction):
+class _PostgresTransaction(SqlTransaction):
     DIALECT = "postgresql"
-    _LOCK_TABLE = schema.TABLE_ROW + " FOR UPDATE"
-    _LOCK_LOG = "SELECT size FROM log_state WHERE id = 1 FOR UPDATE"
+    _LOCK_TABLE = TABLE_ROW + " FOR UPDATE"
+    _LOCK_LOG = LOG_SIZE + " FOR UPDATE"
 
     def __init__(self, conn: psycopg.Connection[Any]) -> None:
         self._conn = conn
 
-    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> schema.Cursor:
+    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> Cursor:
         with _mapped_errors():
             return self._conn.execute(sql.replace("?", "%s"), params)
 

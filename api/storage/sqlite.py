@@ -20,14 +20,15 @@ from typing import Any
 
 from fairdeal.api import private_files
 from fairdeal.api.storage import (
-    ConflictError,
     StorageError,
     StorageUnavailableError,
     committing,
-    first_line,
+    mapped_errors,
     schema,
 )
 from fairdeal.api.storage.pool import Pool
+from fairdeal.api.storage.queries import Cursor
+from fairdeal.api.storage.sql import SqlTransaction
 
 log = logging.getLogger("fairdeal")
 BUSY_TIMEOUT_S = 30.0
@@ -53,16 +54,8 @@ def _unavailable(error: sqlite3.Error) -> bool:
     return code is not None and code & 0xFF in _UNAVAILABLE_CODES
 
 
-@contextmanager
-def _mapped_errors() -> Iterator[None]:
-    try:
-        yield
-    except sqlite3.IntegrityError as e:
-        raise ConflictError(str(e)) from e
-    except sqlite3.Error as e:
-        if _unavailable(e):
-            raise StorageUnavailableError(first_line(e)) from e
-        raise StorageError(str(e)) from e
+def _mapped_errors() -> AbstractContextManager[None]:
+    return mapped_errors(sqlite3.IntegrityError, sqlite3.Error, _unavailable)
 
 
 def _use_wal(conn: sqlite3.Connection, path: Path) -> None:
@@ -83,13 +76,13 @@ def _use_wal(conn: sqlite3.Connection, path: Path) -> None:
         raise StorageError(f"{path} cannot use WAL (journal mode {mode})")
 
 
-class _SqliteTransaction(schema.SqlTransaction):
+class _SqliteTransaction(SqlTransaction):
     DIALECT = "sqlite"
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
 
-    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> schema.Cursor:
+    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> Cursor:
         with _mapped_errors():
             return self._conn.execute(sql, params)
 

@@ -2,20 +2,19 @@
 
 Every move a bot makes goes through ``SeatClient``, so every receipt is checked as it
 arrives (signature, chain link, the commitments of the seat's own cards). Raw requests,
-for the error cases, go through ``raw``.
+for the error cases, go through ``raw`` (bench/transport.py: the SDK's transport, tried once).
 """
 
 import json
 import random
 import threading
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench.transport import raw
 from fairdeal import table
-from fairdeal.api.client import FairdealClient, SeatClient
+from fairdeal.api.client import FairdealClient, Response, SeatClient
 from fairdeal.events import SignedEvent
 from fairdeal.games import dealing, registry
 from fairdeal.games.kvitlach import hands as kvitlach_hands
@@ -28,46 +27,7 @@ MAX_MOVES = 200
 MAX_ROUNDS = 60
 
 
-# Raw HTTP
-
-
-@dataclass(frozen=True)
-class Reply:
-    status: int
-    text: str
-    headers: Mapping[str, str]
-
-    @property
-    def json(self) -> Any:
-        return json.loads(self.text)
-
-
-def raw(
-    url: str,
-    method: str,
-    path: str,
-    body: Any = None,
-    *,
-    token: str | None = None,
-    headers: Mapping[str, str] | None = None,
-    data: bytes | None = None,
-    content_type: str | None = "application/json",
-) -> Reply:
-    """One request as any HTTP client could send it; errors are replies, not exceptions."""
-    if data is None and body is not None:
-        data = json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data, method=method)
-    if data is not None and content_type:
-        request.add_header("Content-Type", content_type)
-    if token is not None:
-        request.add_header("Authorization", f"Bearer {token}")
-    for name, value in (headers or {}).items():
-        request.add_header(name, value)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return Reply(response.status, response.read().decode(), dict(response.headers))
-    except urllib.error.HTTPError as e:
-        return Reply(e.code, e.read().decode(), dict(e.headers))
+# Reading what the service said (requests through bench/transport.py's ``raw``)
 
 
 def events_of(url: str, table_id: str, from_seq: int = 0) -> list[dict[str, Any]]:
@@ -117,7 +77,7 @@ def verify_table(url: str, table_id: str) -> table.Table:
     return table.replay(registry(), [s.event for s in signed[:end]])
 
 
-def error_of(reply: Reply) -> dict[str, Any]:
+def error_of(reply: Response) -> dict[str, Any]:
     """The one error body: exactly {"error": {code, message, details}}, no stack trace."""
     body = reply.json
     assert set(body) == {"error"}, body
@@ -205,6 +165,16 @@ def await_toto21_move(game: Toto21Table) -> str:
         if toto21_round_state(game.seats[0])["turn"] is not None:
             return round_id
     raise AssertionError(f"no round of {game.table_id} waited for a move")
+
+
+def toto21_at_move(
+    url: str, options: Mapping[str, Any] | None = None
+) -> tuple[Toto21Table, str, dict[str, Any]]:
+    """A Toto21 table whose round waits for a move: the table, the round, and the round's
+    state as the creator sees it (``turn``, ``player``, ``dealer``, ...)."""
+    game = toto21_table(url, options)
+    round_id = await_toto21_move(game)
+    return game, round_id, toto21_round_state(game.seats[0])
 
 
 def toto21_move(
@@ -398,13 +368,15 @@ def _shown_at(events: list[dict[str, Any]], round_id: str, position: int) -> int
 
 
 def _walk(value: Any) -> Iterator[dict[str, Any]]:
-    if isinstance(value, dict):
-        yield value
-        for item in value.values():
-            yield from _walk(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _walk(item)
+    """Every JSON object within ``value``, itself included (in no particular order)."""
+    waiting = [value]
+    while waiting:
+        node = waiting.pop()
+        if isinstance(node, dict):
+            yield node
+            waiting += node.values()
+        elif isinstance(node, list):
+            waiting += node
 
 
 def horizon(body: Any) -> int:
@@ -469,7 +441,7 @@ def run_together(count: int, work: Callable[[int], Any]) -> list[Any]:
     return results
 
 
-def send(url: str, spec: dict[str, Any]) -> Reply:
+def send(url: str, spec: dict[str, Any]) -> Response:
     """A raw request described as a dict (method, path, body, token, headers, data,
     content_type); every key is used up, so a case cannot carry one that is ignored."""
     reply = raw(

@@ -12,6 +12,7 @@ import socket
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -137,26 +138,28 @@ def stop_server(running: Server, http: BaseWSGIServer) -> None:
     close_app(running.app)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running, http = start_server(tmp_path)
+@contextmanager
+def serving(tmp_path: Path, database_url: str = "", **settings: Any) -> Iterator[Server]:
+    """A server (``start_server``'s) for the length of the block."""
+    running, http = start_server(tmp_path, database_url, **settings)
     try:
         yield running
     finally:
         stop_server(running, http)
 
 
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    with serving(tmp_path) as running:
+        yield running
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def any_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     """The service on each backend in turn (PostgreSQL skips with a reason if unreachable)."""
-    if request.param == "sqlite":
-        running, http = start_server(tmp_path)
-        try:
-            yield running
-        finally:
-            stop_server(running, http)
-        return
-    yield from _postgres_server(request.getfixturevalue("postgres_schema"), tmp_path)
+    url = "" if request.param == "sqlite" else request.getfixturevalue("postgres_schema")
+    with serving(tmp_path, url) as running:
+        yield running
 
 
 @pytest.fixture
@@ -164,11 +167,3 @@ def postgres_schema(postgres_url: str) -> Iterator[str]:
     """A database URL whose search_path is a fresh schema, dropped afterwards."""
     with harness.postgres_schema(postgres_url, "fairdeal_api_test") as url:
         yield url
-
-
-def _postgres_server(url: str, tmp_path: Path) -> Iterator[Server]:
-    running, http = start_server(tmp_path, url)
-    try:
-        yield running
-    finally:
-        stop_server(running, http)

@@ -1,4 +1,6 @@
-"""A TCP relay between a client and the service that sees every HTTP request go by.
+"""TCP relays on loopback: ``Listener``, what every relay of the tests is built on (the
+PostgreSQL one of test_database_loss.py too), and ``Relay``, between a client and the service,
+which sees every HTTP request go by.
 
 It keeps the client's connection alive as a reverse proxy in front of the service would
 (werkzeug, which ``fairdeal serve`` and the tests run, closes its connection after every
@@ -38,18 +40,14 @@ class Seen:
         return self.line.split(" ")[1]
 
 
-@dataclass
-class Relay:
-    upstream_port: int
-    accepted: int = 0
-    seen: list[Seen] = field(default_factory=list)
-    lose_answer_to: str | None = None  # a path's end: lose the next answer to a request there
-    unavailable: int = 0  # answer the next n requests 503 in the service's place
-    retry_after: str = "3"
+class Listener:
+    """A loopback port whose every connection is served, on a thread of its own, by ``serve``;
+    ``accepted`` counts them. ``close`` stops listening and shuts every connection."""
 
-    def __post_init__(self) -> None:
+    def __init__(self) -> None:
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.port = int(self._listener.getsockname()[1])
+        self.accepted = 0
         self._lock = threading.Lock()
         self._sockets: list[socket.socket] = []
         threading.Thread(target=self._accept, daemon=True).start()
@@ -58,13 +56,14 @@ class Relay:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def serve(self, client: socket.socket) -> None:
+        raise NotImplementedError
+
     def close(self) -> None:
         self._listener.close()
         with self._lock:
             for end in self._sockets:
-                with suppress(OSError):
-                    end.shutdown(socket.SHUT_RDWR)
-                end.close()
+                shut(end)
 
     def _accept(self) -> None:
         while True:
@@ -75,9 +74,28 @@ class Relay:
             with self._lock:
                 self.accepted += 1
                 self._sockets.append(client)
-            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
+            threading.Thread(target=self.serve, args=(client,), daemon=True).start()
 
-    def _serve(self, client: socket.socket) -> None:
+
+def shut(end: socket.socket) -> None:
+    """Shut and close one end of a connection (already shut by the other side or not)."""
+    with suppress(OSError):
+        end.shutdown(socket.SHUT_RDWR)
+    end.close()
+
+
+@dataclass
+class Relay(Listener):
+    upstream_port: int
+    seen: list[Seen] = field(default_factory=list)
+    lose_answer_to: str | None = None  # a path's end: lose the next answer to a request there
+    unavailable: int = 0  # answer the next n requests 503 in the service's place
+    retry_after: str = "3"
+
+    def __post_init__(self) -> None:
+        super().__init__()
+
+    def serve(self, client: socket.socket) -> None:
         from_client = _Reader(client)
         try:
             while (request := from_client.message()) is not None:
@@ -101,9 +119,7 @@ class Relay:
         except OSError:
             return
         finally:
-            with suppress(OSError):
-                client.shutdown(socket.SHUT_RDWR)
-            client.close()
+            shut(client)
 
     def _pass_on(self, request: bytes) -> bytes | None:
         """The service's answer to ``request``, without its ``Connection`` header."""

@@ -5,22 +5,18 @@ import pytest
 
 from fairdeal.merkle import MerkleError
 from tests.api.bots import (
-    await_toto21_move,
     error_of,
     events_of,
     head_seq,
     raw,
-    toto21_round_state,
-    toto21_table,
+    toto21_at_move,
 )
 from tests.api.conftest import Server
 
 
 def _last_move(server: Server) -> tuple[str, str, str, str]:
     """A round where the dealer's stand ends it: (table, round, dealer's token, player's)."""
-    game = toto21_table(server.url)
-    round_id = await_toto21_move(game)
-    state = toto21_round_state(game.seats[0])
+    game, round_id, state = toto21_at_move(server.url)
     player, dealer = game.seats[state["player"]], game.seats[state["dealer"]]
     player.act(round_id, "stand")
     return game.table_id, round_id, dealer.token, player.token

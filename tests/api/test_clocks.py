@@ -12,7 +12,6 @@ import pytest
 from fairdeal.verifier.cli import main as verify_main
 from tests.api.bots import (
     Toto21Table,
-    await_toto21_move,
     error_of,
     events_of,
     finish_kvitlach_round,
@@ -22,7 +21,7 @@ from tests.api.bots import (
     play_toto21_round,
     raw,
     start_kvitlach_round,
-    toto21_round_state,
+    toto21_at_move,
     toto21_table,
     types_of,
     verify_table,
@@ -35,9 +34,8 @@ OPTIONS = {"move_time_ms": MOVE_MS, "seed_time_ms": 2_000, "game_time_ms": 60_00
 
 def _moving(server: Server) -> tuple[Toto21Table, str, int, int]:
     """A sealed Toto21 round: the table, the round, the seat to move and its deadline."""
-    game = toto21_table(server.url, OPTIONS)
-    round_id = await_toto21_move(game)
-    turn = toto21_round_state(game.seats[0])["turn"]
+    game, round_id, state = toto21_at_move(server.url, OPTIONS)
+    turn = state["turn"]
     due = of_type(events_of(server.url, game.table_id), "move_due")[-1]["event"]["data"]
     assert due["seat"] == turn
     return game, round_id, turn, due["deadline"]
@@ -214,9 +212,8 @@ def test_a_match_ending_on_the_game_clock_between_rounds_is_a_head_in_the_log(
 def test_timeouts_applied_before_a_retried_request_still_log_the_table_at_rest(
     server: Server,
 ) -> None:
-    game = toto21_table(server.url, {**OPTIONS, "target": 10})
-    round_id = await_toto21_move(game)
-    turn = toto21_round_state(game.seats[0])["turn"]
+    game, round_id, state = toto21_at_move(server.url, {**OPTIONS, "target": 10})
+    turn = state["turn"]
     path, headers = f"/v1/rounds/{round_id}/actions", {"Idempotency-Key": "stand-1"}
     token = game.seats[turn].token
     first = raw(server.url, "POST", path, {"type": "stand"}, token=token, headers=headers)

@@ -10,21 +10,20 @@ from typing import Any
 
 import pytest
 
+from fairdeal.api.client import Response
 from tests.api.bots import (
     KvitlachTable,
-    Reply,
     Toto21Table,
-    await_toto21_move,
     error_of,
     head_seq,
     kvitlach_table,
     raw,
     send,
     start_kvitlach_round,
-    toto21_round_state,
+    toto21_at_move,
     toto21_table,
 )
-from tests.api.conftest import OPERATOR_TOKEN, Server, start_server, stop_server
+from tests.api.conftest import OPERATOR_TOKEN, Server, serving
 
 KVITLACH = {"rule_set": "classic", "bank_funding": 20, "ante": 0, "max_bet": 15}
 
@@ -53,12 +52,10 @@ class World:
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    running, http = start_server(tmp_path_factory.mktemp("errors"))
-    url = running.url
-    try:
-        toto = toto21_table(url)
-        toto_round = await_toto21_move(toto)
-        turn = toto21_round_state(toto.seats[0])["turn"]
+    with serving(tmp_path_factory.mktemp("errors")) as running:
+        url = running.url
+        toto, toto_round, state = toto21_at_move(url)
+        turn = state["turn"]
         seeding = toto21_table(url)
         seeding_round = seeding.seats[0].open_round()
         fresh = kvitlach_table(url, 3, KVITLACH)
@@ -81,8 +78,6 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         )
         found.heads = {table_id: head_seq(url, table_id) for table_id in found.tables()}
         yield found
-    finally:
-        stop_server(running, http)
 
 
 @dataclass(frozen=True)
@@ -413,7 +408,7 @@ def test_a_bad_request_gets_its_own_status_and_code_and_changes_nothing(
 ) -> None:
     case = CASES[name]
     spec = case.request(world)
-    reply: Reply = send(world.url, spec)
+    reply: Response = send(world.url, spec)
     assert reply.status == case.status, reply.text
     assert reply.headers.get("Content-Type", "").startswith("application/json")
     assert error_of(reply)["code"] == case.code

@@ -1,11 +1,11 @@
 """Idempotency-Key: a retried request is answered with the first answer and written once."""
 
+from fairdeal.api.client import Response
 from tests.api.bots import (
-    Reply,
-    await_toto21_move,
     error_of,
     head_seq,
     raw,
+    toto21_at_move,
     toto21_round_state,
     toto21_table,
     types_of,
@@ -15,9 +15,8 @@ from tests.api.conftest import Server
 
 def _to_move(server: Server) -> tuple[str, str, str, str]:
     """A sealed round: (table, round, the moving seat's token, the other seat's token)."""
-    game = toto21_table(server.url)
-    round_id = await_toto21_move(game)
-    turn = toto21_round_state(game.seats[0])["turn"]
+    game, round_id, state = toto21_at_move(server.url)
+    turn = state["turn"]
     return game.table_id, round_id, game.seats[turn].token, game.seats[1 - turn].token
 
 
@@ -36,9 +35,8 @@ def test_a_retried_action_returns_the_same_receipt_and_is_logged_once(server: Se
 
 
 def test_the_sdk_retries_with_a_key_and_checks_the_replayed_receipt(server: Server) -> None:
-    game = toto21_table(server.url)
-    round_id = await_toto21_move(game)
-    seat = game.seats[toto21_round_state(game.seats[0])["turn"]]
+    game, round_id, state = toto21_at_move(server.url)
+    seat = game.seats[state["turn"]]
     first = seat.act(round_id, "stand", idempotency_key="sdk-stand")
     assert seat.act(round_id, "stand", idempotency_key="sdk-stand") == first
 
@@ -85,7 +83,7 @@ def test_finding_8_idempotency_keys_are_scoped_per_seat(any_server: Server) -> N
     round_id = game.seats[0].open_round()
     path, headers = f"/v1/rounds/{round_id}/seeds", {"Idempotency-Key": "move-1"}
 
-    def seed(seat: int) -> Reply:
+    def seed(seat: int) -> Response:
         token = game.seats[seat].token
         return raw(any_server.url, "POST", path, {"seed": f"s{seat}"}, token=token, headers=headers)
 

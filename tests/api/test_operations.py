@@ -1,7 +1,6 @@
 """Issue 12, point 5: liveness and readiness, Prometheus metrics, rate limits on the writes
 anyone may send without a token. A real service on loopback; its clock is the test's."""
 
-import http.client
 import json
 import random
 from collections.abc import Iterator
@@ -11,10 +10,11 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from bench.transport import send_bytes
 from fairdeal.api.app import _sweep_once, create_app
 from fairdeal.api.config import Config, ConfigError
 from tests.api.bots import error_of, play_toto21_round, raw, toto21_table
-from tests.api.conftest import Server, start_server, stop_server
+from tests.api.conftest import Server, serving, start_server, stop_server
 
 METRICS_TOKEN = "metrics-secret-for-tests"
 KVITLACH = {"rule_set": "classic", "bank_funding": 20, "ante": 0, "max_bet": 15}
@@ -23,11 +23,8 @@ KVITLACH = {"rule_set": "classic", "bank_funding": 20, "ante": 0, "max_bet": 15}
 @pytest.fixture
 def limited(tmp_path: Path) -> Iterator[Server]:
     """A service that lets a client create or join three tables a minute."""
-    running, http_server = start_server(tmp_path, rate_limit="3/minute")
-    try:
+    with serving(tmp_path, rate_limit="3/minute") as running:
         yield running
-    finally:
-        stop_server(running, http_server)
 
 
 def samples(url: str, token: str | None = None) -> dict[tuple[str, tuple[Any, ...]], float]:
@@ -46,16 +43,15 @@ def sample(found: dict[tuple[str, tuple[Any, ...]], float], name: str, **labels:
     return found.get((name, tuple(sorted(labels.items()))), 0.0)
 
 
-def create_from(server: Server, source: str) -> http.client.HTTPResponse:
-    """Create a table from the loopback address ``source`` (another client to the service)."""
+def create_from(server: Server, source: str) -> int:
+    """Create a table from the loopback address ``source`` (another client to the service);
+    the answer's status."""
     port = int(server.url.rsplit(":", 1)[1])
-    connection = http.client.HTTPConnection("127.0.0.1", port, source_address=(source, 0))
-    body = json.dumps({"game": "toto21"})
-    connection.request("POST", "/v1/tables", body, {"Content-Type": "application/json"})
-    response = connection.getresponse()
-    response.read()
-    connection.close()
-    return response
+    body = json.dumps({"game": "toto21"}).encode()
+    head = "POST /v1/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    head += f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    status_line = send_bytes("127.0.0.1", port, head.encode() + body, source)
+    return int(status_line.split()[1])
 
 
 # Liveness and readiness
@@ -202,9 +198,9 @@ def test_joining_counts_against_the_same_limit(limited: Server) -> None:
 
 def test_another_client_address_has_its_own_count(limited: Server) -> None:
     for _ in range(3):
-        assert create_from(limited, "127.0.0.1").status == 201
-    assert create_from(limited, "127.0.0.1").status == 429
-    assert create_from(limited, "127.0.0.2").status == 201
+        assert create_from(limited, "127.0.0.1") == 201
+    assert create_from(limited, "127.0.0.1") == 429
+    assert create_from(limited, "127.0.0.2") == 201
 
 
 def test_no_limit_when_the_rate_limit_is_off(server: Server) -> None:

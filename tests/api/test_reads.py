@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from fairdeal.api.client import Response
 from fairdeal.api.service import wall_clock
 from tests.api.bots import (
-    Reply,
     Toto21Table,
-    await_toto21_move,
     events_of,
     kvitlach_table,
     of_type,
@@ -22,7 +21,7 @@ from tests.api.bots import (
     play_toto21_round,
     raw,
     run_together,
-    toto21_round_state,
+    toto21_at_move,
     toto21_table,
     types_of,
 )
@@ -76,12 +75,12 @@ def test_finding_1_every_read_answers_while_a_writer_holds_the_locks(any_server:
 
     with writer_holding_the_locks(any_server, game.table_id):
         names = list(reads)
-        during: list[Reply] = run_together(
+        during: list[Response] = run_together(
             len(names), lambda i: raw(any_server.url, "GET", **reads[names[i]])
         )
 
     for name, reply in zip(names, during, strict=True):
-        assert isinstance(reply, Reply), f"{name}: {reply!r}"
+        assert isinstance(reply, Response), f"{name}: {reply!r}"
         assert reply.status == 200, f"{name}: {reply.status} {reply.text[:200]}"
         assert reply.text == before[name].text, name  # the rolled-back write is not seen
 
@@ -105,16 +104,17 @@ def test_finding_1_table_events_come_in_pages(server: Server) -> None:
 def test_finding_1_a_move_that_waited_for_the_lock_past_its_deadline_is_kept(
     any_server: Server,
 ) -> None:
-    game = toto21_table(any_server.url, {"move_time_ms": 5_000, "seed_time_ms": 5_000})
-    round_id = await_toto21_move(game)
-    turn = toto21_round_state(game.seats[0])["turn"]
+    game, round_id, state = toto21_at_move(
+        any_server.url, {"move_time_ms": 5_000, "seed_time_ms": 5_000}
+    )
+    turn = state["turn"]
     deadline = of_type(events_of(any_server.url, game.table_id), "move_due")[-1]["event"]["data"][
         "deadline"
     ]
     sent_at = any_server.clock()
     assert sent_at < deadline
     arrivals = any_server.service.arrivals
-    replies: list[Reply] = []
+    replies: list[Response] = []
 
     with writer_holding_the_locks(any_server, game.table_id):
         move = threading.Thread(

@@ -5,7 +5,6 @@ A service here is ``python -m fairdeal.api.cli serve``, the command a deployment
 SQLite file or a PostgreSQL schema, with a fixed signing key file so that restarts keep the key.
 """
 
-import http.client
 import itertools
 import json
 import sqlite3
@@ -13,7 +12,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from bench.harness import Bot, Process, Seated, free_port
+from fairdeal.api.client import ClientError
 from fairdeal.keys import private_key_pem
 from fairdeal.merkle import MerkleTree, leaf_hash
 from fairdeal.note import NoteVerifier, verify_checkpoint
@@ -109,9 +108,10 @@ class CheckpointWatcher:
             url = self.urls[turn % len(self.urls)]
             turn += 1
             try:
-                with urllib.request.urlopen(url + "/v1/log/checkpoint", timeout=5) as response:
-                    self.notes.add(json.loads(response.read())["note"])
-            except (OSError, ValueError, http.client.HTTPException):
+                reply = raw(url, "GET", "/v1/log/checkpoint", timeout=5)
+                if reply.status == 200:
+                    self.notes.add(reply.json["note"])
+            except (ClientError, ValueError):
                 continue  # the service is down for the moment, or was killed mid-answer
 
 

@@ -17,7 +17,8 @@ import time
 
 import pytest
 
-from bench.harness import Bot, Http, Seated, Stats
+from bench.harness import Bot, Seated
+from bench.transport import Http, Stats
 from tests.reliability.audit import (
     CheckpointWatcher,
     Deployment,

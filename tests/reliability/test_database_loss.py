@@ -13,7 +13,6 @@ one error body with Retry-After; every receipt a 2xx carried is, byte for byte, 
 stored at its seq; every round is finished or voided; the export verifies offline.
 """
 
-import http.client
 import json
 import logging
 import random
@@ -23,8 +22,8 @@ import threading
 import time
 import urllib.parse
 import uuid
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, suppress
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,23 +31,23 @@ from typing import Any
 import psycopg
 import pytest
 
-from bench.harness import Bot, Http, Process, Reply, Seated, Stats, free_port
+from bench.harness import Bot, Process, Seated, free_port
+from bench.transport import Http, Stats
 from fairdeal.api.app import _sweep_once
+from fairdeal.api.client import ClientError, Request, Response
 from fairdeal.api.config import Config
 from fairdeal.api.keystore import load_keys
 from fairdeal.api.service import Service
 from fairdeal.api.storage import open_store
-from tests.api.bots import Reply as RawReply
 from tests.api.bots import (
-    await_toto21_move,
     error_of,
     events_of,
     head_seq,
     raw,
-    toto21_round_state,
-    toto21_table,
+    toto21_at_move,
 )
 from tests.api.conftest import OPERATOR_TOKEN, start_server, stop_server
+from tests.api.relay import Listener, shut
 from tests.reliability.audit import (
     Deployment,
     Findings,
@@ -59,7 +58,6 @@ from tests.reliability.audit import (
 
 BOTS = {"toto21": 2, "kvitlach": 2}
 STORM_S = 6.0
-RETRY_PAUSE_S = 0.02
 EXPORT_EVERY_S = 0.5
 
 
@@ -75,8 +73,12 @@ class ServerErrors:
     problems: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def check(self, request: str, status: int, headers: Mapping[str, str], body: bytes) -> None:
-        problem = _not_a_clean_503(status, headers, body)
+    def watch(self, request: Request, reply: Response) -> None:
+        if reply.status >= 500:
+            self.check(f"{request.method} {request.path}", reply)
+
+    def check(self, request: str, reply: Response) -> None:
+        problem = _not_a_clean_503(reply)
         with self.lock:
             if problem:
                 self.problems.append(f"{request}: {problem}")
@@ -84,59 +86,20 @@ class ServerErrors:
                 self.unavailable += 1
 
 
-def _not_a_clean_503(status: int, headers: Mapping[str, str], body: bytes) -> str | None:
-    if status != 503:
-        return f"{status} {body[:300]!r}"
-    retry_after = headers.get("Retry-After", "")
+def _not_a_clean_503(reply: Response) -> str | None:
+    if reply.status != 503:
+        return f"{reply.status} {reply.body[:300]!r}"
+    retry_after = reply.headers.get("Retry-After", "")
     if not retry_after.isdigit() or int(retry_after) < 1:
         return f"503 with Retry-After {retry_after!r}"
     try:
-        error = error_of(RawReply(status, body.decode(), dict(headers)))
+        error = error_of(reply)
     except (AssertionError, ValueError) as e:
-        return f"503 without the one error body: {body[:300]!r} ({e})"
+        return f"503 without the one error body: {reply.body[:300]!r} ({e})"
     outcome = error["details"].get("outcome")
     if error["code"] != "database_unavailable" or outcome not in ("rolled_back", "unknown"):
         return f"503 {error}"
     return None
-
-
-def exchange(
-    port: int, method: str, path: str, data: str | None, headers: Mapping[str, str]
-) -> tuple[int, Mapping[str, str], bytes]:
-    """One request to the service: its status, headers and body."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        connection.request(method, path, data, dict(headers))
-        response = connection.getresponse()
-        return response.status, response.headers, response.read()
-    finally:
-        connection.close()
-
-
-class Patient(Http):
-    """Sends a request answered 503 again, with the same Idempotency-Key, when that is safe: a
-    read, or a write that carries a key. Every 5xx is checked by ``errors``."""
-
-    def __init__(
-        self,
-        port: int,
-        stats: Stats,
-        rng: random.Random,
-        errors: ServerErrors,
-        stop: threading.Event,
-    ) -> None:
-        super().__init__([port], stats, rng, 30.0, stop)
-        self.errors = errors
-
-    def _once(self, method: str, path: str, data: str | None, headers: Mapping[str, str]) -> Reply:
-        while True:
-            status, answered, body = exchange(self.ports[0], method, path, data, headers)
-            if status >= 500:
-                self.errors.check(f"{method} {path}", status, answered, body)
-            safe = method == "GET" or "Idempotency-Key" in headers
-            if status != 503 or not safe or self.stop.is_set():
-                return Reply(status, json.loads(body or b"null"))
-            time.sleep(RETRY_PAUSE_S)
 
 
 # Bots under a storm
@@ -153,9 +116,12 @@ class Players:
     tables: list[Seated] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def http(self, seed: float, stop: threading.Event | None = None) -> Patient:
+    def http(self, seed: float, stop: threading.Event | None = None) -> Http:
+        """A client that sends a request answered 503 again, with the same Idempotency-Key,
+        when that is safe (the SDK's rule); every 5xx of every try checked by ``errors``."""
         rng = random.Random(seed)
-        return Patient(self.service.port, self.stats, rng, self.errors, stop or self.stop)
+        port, stop = self.service.port, stop or self.stop
+        return Http([port], self.stats, rng, 30.0, stop, watch=self.errors.watch)
 
     def keep(self, seated: Seated) -> None:
         with self.lock:
@@ -221,16 +187,14 @@ def _exporting(players: Players, stop: threading.Event) -> list[str]:
     """Until ``stop``: export the whole log (one page) again and again. Each must be a whole
     200 or a clean 503, never a stream cut short."""
     problems = []
-    headers = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
     while not stop.wait(EXPORT_EVERY_S):
         try:
-            status, answered, body = exchange(players.service.port, "GET", "/v1/export", None,
-                                              headers)  # fmt: skip
-        except (OSError, http.client.HTTPException) as e:
-            problems.append(f"an export failed mid-answer: {e!r}")
+            reply = raw(players.service.url, "GET", "/v1/export", token=OPERATOR_TOKEN)
+        except ClientError as e:
+            problems.append(f"an export failed mid-answer: {e.__cause__!r}")
             continue
-        if status != 200:
-            players.errors.check("GET /v1/export", status, answered, body)
+        if reply.status != 200:
+            players.errors.check("GET /v1/export", reply)
     return problems
 
 
@@ -310,7 +274,7 @@ def test_finding_16_sqlite_refusing_writes_answers_503_then_recovers(tmp_path: P
 # A COMMIT whose answer is lost
 
 
-class CommitCutter:
+class CommitCutter(Listener):
     """A TCP relay to PostgreSQL. Once armed, it cuts the connection that sends the next
     COMMIT: after passing it on and before its answer comes back (the server commits, and the
     service cannot know it), or before passing it on (the server rolls back)."""
@@ -320,22 +284,12 @@ class CommitCutter:
     def __init__(self, upstream: tuple[str, int], reaches_server: bool) -> None:
         self.upstream, self.reaches_server = upstream, reaches_server
         self.armed, self.cut = threading.Event(), threading.Event()
-        self._listener = socket.create_server(("127.0.0.1", 0))
-        self.port = int(self._listener.getsockname()[1])
-        threading.Thread(target=self._accept, daemon=True).start()
+        super().__init__()
 
-    def close(self) -> None:
-        self._listener.close()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self._listener.accept()
-            except OSError:
-                return
-            pair = _Pair(client, socket.create_connection(self.upstream))
-            threading.Thread(target=self._to_server, args=(pair,), daemon=True).start()
-            threading.Thread(target=self._to_client, args=(pair,), daemon=True).start()
+    def serve(self, client: socket.socket) -> None:
+        pair = _Pair(client, socket.create_connection(self.upstream))
+        threading.Thread(target=self._to_client, args=(pair,), daemon=True).start()
+        self._to_server(pair)
 
     def _to_server(self, pair: "_Pair") -> None:
         for data in _received(pair.client):
@@ -368,10 +322,8 @@ class _Pair:
     cut_at_answer: bool = False
 
     def close(self) -> None:
-        for end in (self.client, self.server):
-            with suppress(OSError):  # already shut by the other side
-                end.shutdown(socket.SHUT_RDWR)
-            end.close()
+        shut(self.client)
+        shut(self.server)
 
 
 def _received(end: socket.socket) -> Iterator[bytes]:
@@ -411,9 +363,8 @@ def test_finding_16_a_commit_whose_answer_was_lost_is_answered_once_when_sent_ag
     cutter = CommitCutter(_upstream(postgres_schema), reaches_server)
     running, server = start_server(tmp_path, _through(postgres_schema, cutter.port))
     try:
-        game = toto21_table(running.url)
-        round_id = await_toto21_move(game)
-        seat = game.seats[toto21_round_state(game.seats[0])["turn"]]
+        game, round_id, state = toto21_at_move(running.url)
+        seat = game.seats[state["turn"]]
         before = head_seq(running.url, game.table_id)
         stand: dict[str, Any] = {"url": running.url, "method": "POST",
                                  "path": f"/v1/rounds/{round_id}/actions",

@@ -33,7 +33,7 @@ from tests.api.bots import (
     toto21_table,
     verify_table,
 )
-from tests.api.conftest import OPERATOR_TOKEN, start_server, stop_server
+from tests.api.conftest import OPERATOR_TOKEN, serving
 
 MAX_EXAMPLES = 25  # per operation and mode in CI; the slow variant runs 400
 
@@ -84,9 +84,8 @@ class Target:
 
 @pytest.fixture(scope="module")
 def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
-    running, http = start_server(tmp_path_factory.mktemp("fuzz"))
-    url = running.url
-    try:
+    with serving(tmp_path_factory.mktemp("fuzz")) as running:
+        url = running.url
         toto = toto21_table(url)
         toto_round = await_toto21_move(toto)
         kvitlach = kvitlach_table(url, 3, {"bank_funding": 50, "max_bet": 20})
@@ -96,8 +95,6 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
                      [*tokens, OPERATOR_TOKEN])  # fmt: skip
         for table_id in (toto.table_id, kvitlach.table_id):
             verify_table(url, table_id)
-    finally:
-        stop_server(running, http)
 
 
 def one_error_body(ctx: Any, response: Any, case: Any) -> bool | None:

@@ -6,12 +6,12 @@ NaN, deep arrays, long ids and headers, and tokens of another table on every kin
 They run against the same tables in known states (that module's ``world``).
 """
 
-import socket
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from bench.transport import send_bytes
 from tests.api.bots import error_of, head_seq, send
 from tests.api.test_errors import World, world
 
@@ -168,15 +168,7 @@ def test_hostile_input_gets_a_clear_4xx_and_writes_nothing(world: World, name: s
 def _send_raw(url: str, head: bytes, body: bytes) -> bytes:
     """One request written to the socket as given; the status line of the answer."""
     host, port = url.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as connection:
-        connection.sendall(head + b"\r\n\r\n" + body)
-        answer = b""
-        while b"\r\n\r\n" not in answer:
-            chunk = connection.recv(4096)
-            if not chunk:
-                break
-            answer += chunk
-    return answer.split(b"\r\n", 1)[0]
+    return send_bytes(host, int(port), head + b"\r\n\r\n" + body)
 
 
 def _chunked(body: bytes, size: int = 4096) -> bytes:

@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-from bench.harness import Bot, Http, Process, Seated, Stats
+from bench.harness import Bot, Process, Seated
+from bench.transport import Http, Stats
 from tests.api.bots import verify_table
 from tests.reliability.audit import (
     CheckpointWatcher,
@@ -37,9 +38,9 @@ def _racer(bot: Bot, seated: Seated, deadline: float) -> None:
         bot.resume(seated)
         opened = bot.post(seated, f"/v1/tables/{seated.table_id}/rounds", {}, 0)
         if opened.status == 201:
-            bot.finish(seated, opened.body["round_id"])
+            bot.finish(seated, opened.json["round_id"])
         elif opened.status != 409:
-            raise AssertionError(opened.body)
+            raise AssertionError(opened.json)
 
 
 def _play(services: list[Process], seconds: float, seed: int) -> tuple[list[Seated], Stats]:

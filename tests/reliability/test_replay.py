@@ -16,12 +16,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.harness import Bot, Http, Seated, Stats
+from bench.harness import Bot, Seated
+from bench.transport import Http, Stats
 from fairdeal import table
 from fairdeal.events import SignedEvent
 from fairdeal.games import registry
 from tests.api.bots import error_of, events_of, raw
-from tests.api.conftest import Server, start_server, stop_server
+from tests.api.conftest import Server, serving
 
 KINDS = [
     "open_round", "client_seed", "decision", "banker_exit",
@@ -40,16 +41,13 @@ step = st.tuples(
 
 @pytest.fixture(scope="module")
 def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server, http = start_server(tmp_path_factory.mktemp("replay"))
-    try:
+    with serving(tmp_path_factory.mktemp("replay")) as server:
         yield server
-    finally:
-        stop_server(server, http)
 
 
 def _legal(bot: Bot, seated: Seated) -> None:
     """A legal move of some seat, or a new round if none is under way."""
-    view = bot.http.call("GET", f"/v1/tables/{seated.table_id}").body
+    view = bot.http.call("GET", f"/v1/tables/{seated.table_id}").json
     current = view["current_round"]
     move = bot.next_move(seated, current) if current else None
     if move is None:

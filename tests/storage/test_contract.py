@@ -17,7 +17,9 @@ from fairdeal.api.storage import (
     Store,
     TableRow,
     Transaction,
+    schema,
 )
+from fairdeal.api.storage.sql import SqlTransaction
 from tests.storage.conftest import Backend
 
 SEED = bytes(range(32))
@@ -98,16 +100,16 @@ def test_concurrent_migrations_on_a_fresh_database(backend: Backend) -> None:
         assert tx.log_size() == 0
 
 
-def test_a_version_1_log_keeps_its_leaves_through_the_upgrade(backend: Backend) -> None:
-    from fairdeal.api.storage import schema
+def _migrate_to(tx: Transaction, version: int) -> None:
+    """The schema as the release of ``version`` left it, in a new database."""
+    assert isinstance(tx, SqlTransaction)
+    schema.migrate(tx, upto=version)
 
+
+def test_a_version_1_log_keeps_its_leaves_through_the_upgrade(backend: Backend) -> None:
     store = backend.open()
     with store.transaction() as tx:  # the schema as version 1 left it, with one round leaf
-        assert isinstance(tx, schema.SqlTransaction)
-        tx._run("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
-        for statement in schema._MIGRATIONS[0]:
-            tx._run(statement.format(bytes=schema._BYTES_TYPE[tx.DIALECT]))
-        tx._run("INSERT INTO schema_version (version) VALUES (1)")
+        _migrate_to(tx, 1)
         tx.create_table("t1", "toto21", 100)
         tx.put_round("r0", "t1", 1, SEED, 200)
         tx.finish_round("r0", leaf(0), tx.append_leaf(leaf(0), "r0"), 300)
@@ -499,17 +501,10 @@ def test_idempotency_keys_are_each_callers_own(store: Store) -> None:
 def test_finding_8_keys_kept_per_table_before_the_upgrade_still_answer_retries(
     backend: Backend,
 ) -> None:
-    from fairdeal.api.storage import schema
-
     store = backend.open()
     kept = IdempotencyRow(b"\x07" * 32, 200, {"events": []})
     with store.transaction() as tx:  # the schema as version 2 left it, with one key kept
-        assert isinstance(tx, schema.SqlTransaction)
-        tx._run("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
-        for version, statements in enumerate(schema._MIGRATIONS[:2], start=1):
-            for statement in statements:
-                tx._run(statement.format(bytes=schema._BYTES_TYPE[tx.DIALECT]))
-            tx._run("INSERT INTO schema_version (version) VALUES (?)", (version,))
+        _migrate_to(tx, 2)
         tx.create_table("t1", "toto21", 100)
         tx._run(
             "INSERT INTO idempotency (table_id, key, request_hash, status, response)"

@@ -6,7 +6,6 @@ import importlib.metadata
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,22 +14,14 @@ import pytest
 from fairdeal.keys import key_id, public_key_pem
 from fairdeal.verifier.explain import utc
 
+from ..commands import run_python, run_python_unread
 from ..help_text import options_and_help
 from . import helpers
 from .helpers import codes, run
 
-REPO = Path(__file__).resolve().parents[2]
-
 
 def verify(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "fairdeal.verifier", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_python("-m", "fairdeal.verifier", *args, timeout=120)
 
 
 def test_version_is_the_installed_distribution_s() -> None:
@@ -168,14 +159,6 @@ def test_a_closed_pipe_ends_quietly_with_the_verdict_s_status(
     files: dict[str, str], explain: bool
 ) -> None:
     args = ["--key", files["key"], files["bundle"], *(["--explain"] if explain else [])]
-    with subprocess.Popen(
-        [sys.executable, "-m", "fairdeal.verifier", *args],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    ) as process:
-        assert process.stdout is not None and process.stderr is not None
-        process.stdout.close()
-        err = process.stderr.read()
-        assert process.wait(timeout=120) == 0
+    status, err = run_python_unread("-m", "fairdeal.verifier", *args, timeout=120)
+    assert status == 0
     assert err == b""

@@ -1,7 +1,8 @@
-"""Random legal play through the real rules, for benchmarks, the demo and property tests.
+"""Random legal play through the real rules, for the benchmarks and the tests (not shipped:
+the ``fairdeal`` package holds no test-only code).
 
-Pure like the rest of the core: the caller passes the random generator, the seeds
-and the time. Seats pick uniformly among their legal actions (never leaving the table).
+Pure like the core it drives: the caller passes the random generator, the seeds and the
+time. Seats pick uniformly among their legal actions (never leaving the table).
 """
 
 import random
