@@ -206,7 +206,7 @@ class ChainHead:
     ) -> tuple["ChainHead", list[SignedEvent]]:
         """``stamp``, ``sign`` and ``advance`` for each draft in turn: the table engine's work
         for one command, without a head for each event between."""
-        # hot: toto21 rounds, events
+        # hot: kvitlach rounds, events
         table, seq, prev, last = self.table, self.next_seq, self.prev, self.time
         signed = []
         for draft in drafts:

@@ -74,7 +74,7 @@ def _next(state: State, time: int, play: _Changes = _UNCHANGED, **changes: Any) 
         deadline = time + state.options["move_time_ms"] if waiting else None
         # Unchanged on most events after a command's first: then the play is kept.
         if play or deadline != old.deadline:
-            changes["play"] = evolve(old, **{**play, "deadline": deadline})
+            changes["play"] = evolve(old, **play, deadline=deadline)
     return evolve(state, **changes) if changes else state
 
 
