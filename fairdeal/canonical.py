@@ -20,6 +20,7 @@ json_string: Callable[[str], str] = json.encoder.encode_basestring
 """A string's JSON text as the encoder below writes it (quoted, escaped, not ASCII-only)."""
 
 
+# hot: kvitlach rounds, events; toto21 rounds, events (every event's data is encoded)
 def _make_encoder() -> Callable[[Any, int], Iterable[str]]:
     """The chunks of json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False),
     from an encoder made once (called with the value and 0, the indentation level).
@@ -63,7 +64,7 @@ def canonical_text(value: Any, depth: int = 0) -> str:
     Checked like ``canonical_bytes``, except that a lone surrogate is refused only by
     ``utf8``, once the whole text is assembled.
     """
-    if type(value) is dict:  # an event's data: one call fewer, the same checks
+    if type(value) is dict:  # hot: kvitlach rounds, events (with the encoder above)
         if not value and depth < _MAX_DEPTH:  # most moves' data: nothing to check or encode
             return "{}"
         _check(value, depth)
@@ -82,8 +83,8 @@ def utf8(text: str) -> bytes:
 def _check(container: Any, depth: int) -> None:
     """Refuse what JCS cannot say exactly, in a list, tuple or dict ``depth`` levels deep.
 
-    Hot: every event passes here, so types are compared directly (subclasses are
-    refused), keys are checked in C, and strings are left to the final UTF-8 encoding.
+    Types are compared directly (subclasses are refused), and strings are left to the
+    final UTF-8 encoding.
     """
     if depth >= _MAX_DEPTH:
         raise EncodingError("value nested too deeply")

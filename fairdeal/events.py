@@ -10,9 +10,8 @@ signature over the tagged hash.
 import hashlib
 import hmac
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
@@ -34,7 +33,7 @@ from fairdeal.errors import (
     TimeWentBackError,
     WrongTableError,
 )
-from fairdeal.frozen import adopt, build, build_from, set_fields
+from fairdeal.frozen import make
 from fairdeal.keys import KeySet, Signer
 from fairdeal.protocol import SERVER
 
@@ -42,30 +41,13 @@ VERSION = 1
 GENESIS_PREV = "0" * 64
 _FIELDS = ("version", "table", "round", "seq", "prev", "time", "type", "actor", "data")
 _FIELD_SET = frozenset(_FIELDS)
-_FIELD_VALUES = itemgetter(*_FIELDS)  # an event's fields, as a tuple in that order
 _SIGNED_FIELDS = frozenset(("event", "hash", "key_id", "signature"))
-
-
-def _whole_match(pattern: str) -> Callable[[str], bool]:
-    """Whether a text matches all of ``pattern``, as a function cached per pattern: a
-    table's events repeat their table id, round id, type and key id, and a cached answer
-    costs a third of a match."""
-    compiled = re.compile(pattern)
-
-    @lru_cache(maxsize=4096)
-    def matches(text: str) -> bool:
-        return compiled.fullmatch(text) is not None
-
-    return matches
-
-
-_is_id = _whole_match(r"[A-Za-z0-9._:-]{1,64}")
-_is_type = _whole_match(r"[a-z][a-z0-9_]{0,39}")
-_is_key_id = _whole_match(r"[0-9a-f]{32}")
-# The actors, server|seat:(0|[1-9][0-9]?), each with the seat it names (None: the
-# server): looked up faster than matched or parsed
-_SEATS: dict[str, int | None] = {SERVER: None, **{f"seat:{seat}": seat for seat in range(100)}}
-_ACTORS = frozenset(_SEATS)
+_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+_TYPE = re.compile(r"[a-z][a-z0-9_]{0,39}")
+_KEY_ID = re.compile(r"[0-9a-f]{32}")
+_LOWER_HEX = re.compile(r"[0-9a-f]*")
+# server|seat:(0|[1-9][0-9]?)
+_ACTORS = frozenset((SERVER, *(f"seat:{seat}" for seat in range(100))))
 
 
 def seat_actor(seat: int) -> str:
@@ -74,9 +56,7 @@ def seat_actor(seat: int) -> str:
 
 def actor_seat(actor: str) -> int | None:
     """The seat number an actor names, or None for the server."""
-    if actor in _SEATS:  # every logged actor: asked by the rules at most events
-        return _SEATS[actor]
-    return int(actor.removeprefix("seat:"))
+    return None if actor == SERVER else int(actor.removeprefix("seat:"))
 
 
 def concerned_seat(event: "Event") -> int | None:
@@ -86,7 +66,7 @@ def concerned_seat(event: "Event") -> int | None:
     return seat if type(seat) is int else actor_seat(event.actor)
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Draft:
     """What a game decides: an event before the chain gives it seq, prev and time."""
 
@@ -94,23 +74,6 @@ class Draft:
     actor: str
     data: Mapping[str, Any] = field(default_factory=dict)
     round: str | None = None
-
-    def __init__(
-        self,
-        type: str,
-        actor: str,
-        data: Mapping[str, Any] | None = None,
-        round: str | None = None,
-    ) -> None:
-        # Hot (every event is drafted): the fields given as one dictionary, where a frozen
-        # dataclass's own __init__ sets each through object.__setattr__ (~0.25 µs more).
-        fields = {
-            "type": type,
-            "actor": actor,
-            "data": {} if data is None else data,
-            "round": round,
-        }
-        set_fields(self, fields)
 
 
 @dataclass(frozen=True)
@@ -142,30 +105,23 @@ class Event:
         """``from_json``, the canonical bytes it checked (what the event's hash covers), and
         its data's canonical text (what ``fairdeal.table.records`` compares a draft's with).
 
-        Hot (every event read passes here): each field is checked once, in SPEC 5.1's
-        order, and the canonical bytes are formatted around the encoded data.
+        The fields are checked in SPEC 5.1's order, then the canonical domain.
         """
         if not isinstance(obj, dict) or obj.keys() != _FIELD_SET:
             raise EventSchemaError(f"an event has exactly the fields {', '.join(_FIELDS)}")
-        values = _FIELD_VALUES(obj)
-        _check_shape(values)
+        _check_shape(obj)
         try:
-            if _stamped_types(values):
-                data = canonical_text(obj["data"], depth=1)
-                canonical = _formatted(values, data)
-            else:  # the raw object is encoded, so that its member order names the first bad value
-                canonical = canonical_bytes(obj)
-                data = json_text(obj["data"])
+            canonical, data = _canonical(obj)
         except EncodingError as e:  # a float, a huge integer: not something the log holds
-            raise EventSchemaError(f"seq {values[3]!r}: {e}") from e
-        return adopt(cls, dict(obj)), canonical, data  # its fields, checked above
+            raise EventSchemaError(f"seq {obj['seq']!r}: {e}") from e
+        return make(cls, dict(obj)), canonical, data
 
     @property
     def draft(self) -> Draft:
         return Draft(self.type, self.actor, self.data, self.round)
 
     def hash(self) -> bytes:
-        return _digest(_canonical(self))
+        return _digest(_canonical(self.__dict__)[0])
 
 
 @dataclass(frozen=True)
@@ -199,11 +155,11 @@ class SignedEvent:
         stated, key, signature = _hex(obj["hash"], 32), obj["key_id"], _hex(obj["signature"], 64)
         if stated is None or signature is None:
             raise EventSchemaError("hash or signature is not lowercase hex of the right length")
-        if not isinstance(key, str) or not _is_key_id(key):
+        if not isinstance(key, str) or not _KEY_ID.fullmatch(key):
             raise EventSchemaError("key_id is not 32 lowercase hex digits")
         event, canonical, data = Event.parse(obj["event"])
         values = {"event": event, "hash": stated, "key_id": key, "signature": signature}
-        return adopt(cls, values), _digest(canonical), data
+        return make(cls, values), _digest(canonical), data
 
     def check(self, keys: KeySet) -> None:
         """The stated hash is the event's hash and the signature verifies under a trusted key."""
@@ -214,8 +170,13 @@ class SignedEvent:
 
 def sign(event: Event, signer: Signer) -> SignedEvent:
     digest = event.hash()
-    signature = signer.sign_hash(digest)
-    return build(SignedEvent, event=event, hash=digest, key_id=signer.key_id, signature=signature)
+    values = {
+        "event": event,
+        "hash": digest,
+        "key_id": signer.key_id,
+        "signature": signer.sign_hash(digest),
+    }
+    return make(SignedEvent, values)
 
 
 @dataclass(frozen=True)
@@ -229,72 +190,29 @@ class ChainHead:
 
     def stamp(self, draft: Draft, time: int) -> Event:
         """Make the next event of this chain; time never goes back."""
-        last = self.time
-        stamped = last if last > time else time
-        return build_from(Event, _fields(draft, self.table, self.next_seq, self.prev, stamped))
+        return _event(draft, self.table, self.next_seq, self.prev, max(time, self.time))
 
     def advance(self, event: Event, event_hash: bytes) -> "ChainHead":
-        return build_from(
-            ChainHead,
-            {
-                "table": self.table,
-                "next_seq": event.seq + 1,
-                "prev": event_hash.hex(),
-                "time": event.time,
-            },
-        )
+        values = {
+            "table": self.table,
+            "next_seq": event.seq + 1,
+            "prev": event_hash.hex(),
+            "time": event.time,
+        }
+        return make(ChainHead, values)
 
     def extend(
         self, drafts: Iterable[Draft], time: int, signer: Signer
     ) -> tuple["ChainHead", list[SignedEvent]]:
         """``stamp``, ``sign`` and ``advance`` for each draft in turn: the table engine's work
-        for one command.
-
-        Hot (every event passes here). The events of one command share their table and
-        time, so when those have the types ``stamp`` gives them their text is formatted
-        once, and each event's canonical bytes are assembled around its own fields; any
-        other draft takes the general path (``_canonical_fields``), with its errors.
-        """
+        for one command, without a head for each event between."""
+        # hot: kvitlach rounds, events
         table, seq, prev, last = self.table, self.next_seq, self.prev, self.time
-        stamped = last if last > time else time
-        table_text = json_string(table) if _stamped_shared(table, stamped) else None
-        key_id, sign_hash = signer.key_id, signer.sign_hash
-        prev_text = json_string(prev) if type(prev) is str else None
         signed = []
         for draft in drafts:
-            fields = _fields(draft, table, seq, prev, stamped)
-            kind, actor, round_id = draft.type, draft.actor, draft.round
-            if (
-                table_text is not None
-                and prev_text is not None
-                and type(kind) is type(actor) is str
-                and (round_id is None or type(round_id) is str)
-                and type(seq) is int
-                and 0 <= seq <= MAX_SAFE_INTEGER
-            ):
-                canonical = _event_bytes(
-                    json_string(actor),
-                    canonical_text(fields["data"], 1),
-                    prev_text,
-                    "null" if round_id is None else json_string(round_id),
-                    seq,
-                    table_text,
-                    stamped,
-                    json_string(kind),
-                )
-            else:
-                canonical = _canonical_fields(fields)
-            digest = _digest(canonical)
-            values = {
-                "event": adopt(Event, fields),
-                "hash": digest,
-                "key_id": key_id,
-                "signature": sign_hash(digest),
-            }
-            signed.append(adopt(SignedEvent, values))
-            seq, prev, last = seq + 1, digest.hex(), stamped
-            prev_text = f'"{prev}"'  # a hash's hex needs no escaping
-        head = adopt(ChainHead, {"table": table, "next_seq": seq, "prev": prev, "time": last})
+            signed.append(sign(_event(draft, table, seq, prev, max(time, last)), signer))
+            seq, prev, last = seq + 1, signed[-1].hash.hex(), signed[-1].event.time
+        head = make(ChainHead, {"table": table, "next_seq": seq, "prev": prev, "time": last})
         return head, signed
 
     def follow(self, signed: SignedEvent, keys: KeySet) -> "ChainHead":
@@ -312,14 +230,13 @@ class ChainHead:
         return self.advance(event, signed.hash)
 
 
-def _fields(draft: Draft, table: str, seq: int, prev: str, time: int) -> dict[str, Any]:
-    """The fields, in ``Event``'s order, of the event after one at ``seq - 1`` with hash
-    ``prev``, stamped at ``time`` (the caller keeps time from going back). Positional
-    arguments: every event is stamped here, and keywords cost more."""
-    return {
+def _event(draft: Draft, table: str, seq: int, prev: str, time: int) -> Event:
+    """The event ``draft`` becomes at ``seq`` after the event of hash ``prev``, at ``time``."""
+    values = {
         "version": VERSION, "table": table, "round": draft.round, "seq": seq, "prev": prev,
         "time": time, "type": draft.type, "actor": draft.actor, "data": dict(draft.data),
     }  # fmt: skip
+    return make(Event, values)
 
 
 def _digest(canonical: bytes) -> bytes:
@@ -327,90 +244,35 @@ def _digest(canonical: bytes) -> bytes:
     return hashlib.sha256(tags.EVENT + canonical).digest()
 
 
-def _canonical(event: Event) -> bytes:
-    """``canonical_bytes(event.to_json())``."""
-    return _canonical_fields(event.__dict__)
-
-
-def _canonical_fields(fields: Mapping[str, Any]) -> bytes:
-    """The canonical bytes of an event with these fields. Hot (every event is hashed), so
-    when they have the types ``stamp`` gives them, only ``data`` goes through the encoder
-    and the rest is formatted around it, members in RFC 8785 order (sorted by name)."""
-    values = _SORTED_FIELDS(fields)
-    if not _stamped(values):
-        return canonical_bytes({name: fields[name] for name in _FIELDS})
-    actor, data, prev, round_id, seq, table, time, kind, version = values
-    return _event_bytes(
-        json_string(actor),
-        canonical_text(data, depth=1),
-        json_string(prev),
-        "null" if round_id is None else json_string(round_id),
-        seq,
-        json_string(table),
-        time,
-        json_string(kind),
-        version,
-    )
-
-
-def _stamped_shared(table: Any, time: Any) -> bool:
-    """Whether the members every event of one command shares (table, time) have the
-    types ``stamp`` gives them."""
-    return type(table) is str and type(time) is int and 0 <= time <= MAX_SAFE_INTEGER
-
-
-def _event_bytes(  # noqa: PLR0917 - hot: positional arguments cost less than keywords
-    actor: str,
-    data: str,
-    prev: str,
-    round_id: str,
-    seq: int,
-    table: str,
-    time: int,
-    kind: str,
-    version: int = VERSION,
-) -> bytes:
-    """An event's canonical bytes from its members' JSON texts and integers, in RFC 8785
-    order (sorted by name)."""
-    return utf8(
-        f'{{"actor":{actor},"data":{data},"prev":{prev},"round":{round_id},"seq":{seq},'
-        f'"table":{table},"time":{time},"type":{kind},"version":{version}}}'
-    )
-
-
 _SORTED_FIELDS = itemgetter(*sorted(_FIELDS))  # an event's fields, as a tuple in that order
 
 
-def _stamped_types(values: tuple[Any, ...]) -> bool:
-    """Whether an event's fields (in ``_FIELDS`` order), whose shape passed, have the types
-    ``stamp`` gives them: then only its data can lack a canonical encoding."""
-    _, table, round_id, seq, prev, time, kind, actor, _ = values
-    return (
-        type(table) is type(prev) is type(kind) is type(actor) is str
-        and (round_id is None or type(round_id) is str)
-        and seq <= MAX_SAFE_INTEGER
-        and time <= MAX_SAFE_INTEGER
-    )
+# hot: kvitlach rounds, events; events verified per CPU second (every event is hashed)
+def _canonical(fields: dict[str, Any]) -> tuple[bytes, str]:
+    """``canonical_bytes(fields)`` for an event's fields, and its data's canonical text:
+    the one path by which an event is encoded, stamped (``sign``) or read (``parse``).
 
-
-def _formatted(values: tuple[Any, ...], data: str) -> bytes:
-    """The canonical bytes of an event of stamped types (``_stamped_types``) with this data
-    text. SPEC 5.1's patterns hold no character JSON escapes, so each string is written
-    as it is, in quotes (and ``version`` is 1)."""
-    _, table, round_id, seq, prev, time, kind, actor, _ = values
-    return _event_bytes(
-        f'"{actor}"',
-        data,
-        f'"{prev}"',
-        "null" if round_id is None else f'"{round_id}"',
-        seq,
-        f'"{table}"',
-        time,
-        f'"{kind}"',
-    )
+    When the fields have the types ``stamp`` gives them, only ``data`` goes through the
+    encoder and the rest is formatted around it, members in RFC 8785 order (sorted by
+    name). Otherwise the whole event is encoded, which names the first value (in the
+    fields' own order) that has no encoding.
+    """
+    values = _SORTED_FIELDS(fields)
+    if not _stamped(values):
+        return canonical_bytes(fields), json_text(fields["data"])
+    actor, data, prev, round_id, seq, table, time, kind, version = values
+    text = canonical_text(data, depth=1)
+    round_text = "null" if round_id is None else json_string(round_id)
+    return utf8(
+        f'{{"actor":{json_string(actor)},"data":{text},"prev":{json_string(prev)},'
+        f'"round":{round_text},"seq":{seq},"table":{json_string(table)},"time":{time},'
+        f'"type":{json_string(kind)},"version":{version}}}'
+    ), text
 
 
 def _stamped(values: tuple[Any, ...]) -> bool:
+    """Whether an event's fields (sorted by name) have the types ``stamp`` gives them:
+    then only its data can lack a canonical encoding."""
     actor, _, prev, round_id, seq, table, time, kind, version = values
     return (
         type(actor) is type(prev) is type(table) is type(kind) is str
@@ -423,29 +285,21 @@ def _stamped(values: tuple[Any, ...]) -> bool:
 
 
 def _hex(value: Any, size: int) -> bytes | None:
-    """The ``size`` bytes that ``value`` spells in lowercase hex, or None if it does not.
-
-    Faster than a regular expression: every signed event has two such values, and a
-    string spells bytes in lowercase hex exactly when it is their ``hex()``.
-    """
-    if not isinstance(value, str) or len(value) != 2 * size:
+    """The ``size`` bytes that ``value`` spells in lowercase hex, or None if it does not."""
+    if not isinstance(value, str) or len(value) != 2 * size or not _LOWER_HEX.fullmatch(value):
         return None
-    try:
-        raw = bytes.fromhex(value)
-    except ValueError:
-        return None
-    return raw if raw.hex() == value else None
+    return bytes.fromhex(value)
 
 
-def _check_shape(values: tuple[Any, ...]) -> None:
-    """SPEC 5.1's constraints on an event's fields (in ``_FIELDS`` order), in the order of
-    its table: the first that fails is raised. Each check runs once those before it passed."""
-    version, table, round_id, seq, prev, time, kind, actor, data = values
+def _check_shape(obj: dict[str, Any]) -> None:
+    """SPEC 5.1's constraints on an event's fields, in the order of its table: the first
+    that fails is raised. Each check runs once those before it passed."""
+    version, table, round_id, seq, prev, time, kind, actor, data = map(obj.get, _FIELDS)
     if type(version) is not int or version != VERSION:
         reason = "version must be 1"
-    elif not (isinstance(table, str) and _is_id(table)):
+    elif not (isinstance(table, str) and _ID.fullmatch(table)):
         reason = "bad table id"
-    elif not (round_id is None or (isinstance(round_id, str) and _is_id(round_id))):
+    elif not (round_id is None or (isinstance(round_id, str) and _ID.fullmatch(round_id))):
         reason = "bad round id"
     elif type(seq) is not int or seq < 0:
         reason = "seq must be a non-negative integer"
@@ -453,7 +307,7 @@ def _check_shape(values: tuple[Any, ...]) -> None:
         reason = "prev must be 64 lowercase hex digits"
     elif type(time) is not int or time < 0:
         reason = "time must be a non-negative integer"
-    elif not (isinstance(kind, str) and _is_type(kind)):
+    elif not (isinstance(kind, str) and _TYPE.fullmatch(kind)):
         reason = "bad event type"
     elif not (isinstance(actor, str) and actor in _ACTORS):
         reason = "bad actor"

@@ -86,7 +86,7 @@ def uniform(stream: Iterator[int], n: int) -> int:
 def shuffle(key: bytes, items: Sequence[T], purpose: str = "deck") -> list[T]:
     """Fisher–Yates from the last position down, each swap index drawn by ``uniform``."""
     deck = list(items)
-    if len(deck) <= _ONE_BYTE:
+    if len(deck) <= _ONE_BYTE:  # hot: shuffle 24 cards, shuffle 36 cards, shuffle 48 cards
         draws = _small_draws(key, purpose, range(len(deck), 1, -1))  # i + 1 for each i
         for i, j in zip(range(len(deck) - 1, 0, -1), draws, strict=True):
             deck[i], deck[j] = deck[j], deck[i]
@@ -100,7 +100,7 @@ def shuffle(key: bytes, items: Sequence[T], purpose: str = "deck") -> list[T]:
 
 def choose(key: bytes, purpose: str, n: int) -> int:
     """One uniform choice in [0, n) from its own purpose's stream (Toto21's dealer)."""
-    if 1 <= n <= _ONE_BYTE:
+    if 1 <= n <= _ONE_BYTE:  # the shuffle's fast path, so that it serves the one draw too
         return _small_draws(key, purpose, (n,))[0]
     return uniform(byte_stream(key, purpose), n)
 
@@ -152,8 +152,7 @@ def check_client_seed(seed: str) -> None:
     """
     if not 1 <= len(seed) <= MAX_CLIENT_SEED_BYTES:
         raise SeedError(f"a client seed is 1 to {MAX_CLIENT_SEED_BYTES} characters")
-    # Among ASCII characters, exactly 0x20 to 0x7E are printable: checked in C, not per
-    # character in Python (every seat sends a seed every round).
+    # Among ASCII characters, exactly 0x20 to 0x7E are printable.
     if not (seed.isascii() and seed.isprintable()):
         raise SeedError("a client seed is printable ASCII (0x20 to 0x7E)")
 

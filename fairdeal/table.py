@@ -14,7 +14,7 @@ from typing import Any
 from fairdeal.canonical import json_text
 from fairdeal.errors import EventSchemaError, OptionsError, ReplayMismatchError
 from fairdeal.events import ChainHead, Draft, Event, SignedEvent, sign
-from fairdeal.frozen import adopt
+from fairdeal.frozen import make
 from fairdeal.games.base import AnyGame, Command
 from fairdeal.keys import Signer
 from fairdeal.protocol import ROUND_REVEALED, SERVER, TABLE_CREATED, is_hex64
@@ -53,7 +53,7 @@ def execute(
         command = replace(command, time=table.head.time)
     decision = table.game.step(table.state, command, secret)
     head, receipts = table.head.extend(decision.drafts, command.time, signer)
-    return adopt(Table, {"game": table.game, "state": decision.state, "head": head}), receipts
+    return make(Table, {"game": table.game, "state": decision.state, "head": head}), receipts
 
 
 def revealed_seeds(events: Iterable[Event]) -> dict[str, bytes]:

@@ -35,7 +35,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from fairdeal.errors import IllegalActionError
 from fairdeal.events import Draft, Event
-from fairdeal.frozen import adopt
+from fairdeal.frozen import make
 
 S = TypeVar("S")
 Opts = TypeVar("Opts", bound="Options")
@@ -61,7 +61,7 @@ class Command:
             "data": event.data,
             "round": event.round,
         }
-        return adopt(cls, values)  # hot: the replay of every command starts here
+        return make(cls, values)
 
 
 @dataclass(frozen=True)
@@ -109,8 +109,7 @@ class Run(Generic[S]):
         self.drafts.append(draft)
 
     def decision(self) -> Decision[S]:
-        # Not Decision(...): its __init__ is a call more, for every command.
-        return adopt(Decision, {"drafts": self.drafts, "state": self.state})
+        return make(Decision, {"drafts": self.drafts, "state": self.state})
 
 
 class Game(Protocol[S]):

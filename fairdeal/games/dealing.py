@@ -32,8 +32,8 @@ class Deck:
 
     key: bytes
     cards: tuple[str, ...]
-    # Each salt is asked for when its card is dealt (the commitment) and again when
-    # it is shown: kept from the first time.
+    # hot: toto21 rounds, events (with the round's deck below). Each salt is asked for
+    # when its card is dealt (the commitment) and again when it is shown: kept.
     _salts: dict[int, bytes] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def card(self, position: int) -> str:
@@ -49,7 +49,6 @@ class Deck:
         return randomness.card_commitment(self.salt(position), self.cards[position]).hex()
 
 
-@lru_cache(maxsize=64)
 def derive_deck(key: bytes, canonical_order: tuple[str, ...]) -> Deck:
     return Deck(key, tuple(randomness.shuffle(key, canonical_order)))
 
@@ -89,8 +88,8 @@ class RoundState:
     seeds: Mapping[int, str] = field(default_factory=dict)
     sealed: bool = False
     revealed: bool = False
-    # The last deck derived, shared with the copies this state evolves into: the rules
-    # ask for the deck at nearly every move.
+    # hot: toto21 rounds, events; kvitlach rounds, events. The last deck derived, shared
+    # with the copies this state evolves into: the rules ask for it at nearly every move.
     _memo: list[_DeckMemo] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def client_seeds(self) -> list[str]:
@@ -140,7 +139,7 @@ def check_secret(secret: bytes, commitment: str) -> None:
 
 @lru_cache(maxsize=256)
 def _commits_to(secret: bytes, commitment: str) -> bool:
-    # Cached: every move that needs the deck checks the round's seed again.
+    # Cached (hot: with the deck's memo): a round's moves check its seed again.
     return hmac.compare_digest(randomness.seed_commitment(secret).hex(), commitment)
 
 
@@ -286,4 +285,4 @@ def apply_revealed(current: RoundState) -> RoundState:
 
 
 def all_seeded(current: RoundState) -> bool:
-    return all(map(current.seeds.__contains__, current.seats))  # no generator: every seed asks
+    return all(seat in current.seeds for seat in current.seats)

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from fairdeal.events import Event, actor_seat
-from fairdeal.frozen import evolve, evolve_with
+from fairdeal.frozen import evolve
 from fairdeal.games import dealing
 from fairdeal.games.base import Logged
 from fairdeal.games.kvitlach.state import (
@@ -74,8 +74,8 @@ def _next(state: State, time: int, play: _Changes = _UNCHANGED, **changes: Any) 
         deadline = time + state.options.move_time_ms if waiting else None
         # Unchanged on most events after a command's first: then the play is kept.
         if play or deadline != old.deadline:
-            changes["play"] = evolve_with(old, {**play, "deadline": deadline})
-    return evolve_with(state, changes) if changes else state
+            changes["play"] = evolve(old, **play, deadline=deadline)
+    return evolve(state, **changes) if changes else state
 
 
 def _seat(event: Logged) -> int:
@@ -101,7 +101,7 @@ def _hands(
     a comprehension and a call of ``changed`` cost more on events that change one hand)."""
     new = hands.copy()
     for seat, fields in changes.items():
-        new[seat] = evolve_with(hands[seat], fields)
+        new[seat] = evolve(hands[seat], **fields)
     return MappingProxyType(new)
 
 
@@ -183,9 +183,7 @@ def _dealt(state: State, event: Logged, time: int) -> State:
     seat, position = data["seat"], data["position"]
     hand = play.hands[seat]
     protected = position if hand.armed else None
-    hand = evolve_with(
-        hand, {"cards": (*hand.cards, position), "armed": False, "protected": protected}
-    )
+    hand = evolve(hand, cards=(*hand.cards, position), armed=False, protected=protected)
     hands = changed(play.hands, {seat: hand})
     changes: dict[str, Any] = {"hands": hands, "dealt": play.dealt + 1}
     if "card" in data:

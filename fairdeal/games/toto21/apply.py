@@ -3,7 +3,7 @@
 from collections.abc import Callable
 
 from fairdeal.events import Event
-from fairdeal.frozen import evolve, evolve_with
+from fairdeal.frozen import evolve
 from fairdeal.games import dealing
 from fairdeal.games.base import Logged
 from fairdeal.games.dealing import BLIND, UP
@@ -96,10 +96,8 @@ def _dealt(state: State, event: Logged) -> State:
         {**hand.known, held.position: Known(data["card"], None)} if held.face == UP else hand.known
     )
     blind_taken = hand.blind_taken or held.face == BLIND
-    hand = evolve_with(
-        hand, {"held": (*hand.held, held), "known": known, "blind_taken": blind_taken}
-    )
-    return evolve_with(state, {"hand": hand})
+    hand = evolve(hand, held=(*hand.held, held), known=known, blind_taken=blind_taken)
+    return evolve(state, hand=hand)
 
 
 def _move_due(state: State, event: Logged) -> State:

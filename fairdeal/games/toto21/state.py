@@ -3,7 +3,6 @@
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from fairdeal.frozen import set_fields
 from fairdeal.games.base import deck_rules
 from fairdeal.games.dealing import BLIND, Deck, RoundState
 from fairdeal.games.money import POT
@@ -16,7 +15,7 @@ DEALER_PURPOSE = "dealer"  # the shuffle key's stream that picks the dealer
 DECK_RULES = deck_rules(NAME)
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Held:
     """A card a seat holds: its deck position, face and (if not face up) commitment."""
 
@@ -25,22 +24,13 @@ class Held:
     face: str
     commitment: str | None
 
-    def __init__(self, seat: int, position: int, face: str, commitment: str | None) -> None:
-        # Hot (one for every card dealt): the fields set as one dictionary, like Draft's.
-        set_fields(
-            self, {"seat": seat, "position": position, "face": face, "commitment": commitment}
-        )
 
-
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Known:
     """A card everyone may see: face up when dealt, or shown later with its salt."""
 
     card: str
     salt: str | None
-
-    def __init__(self, card: str, salt: str | None) -> None:
-        set_fields(self, {"card": card, "salt": salt})  # hot: one for every card shown
 
 
 @dataclass(frozen=True)
