@@ -40,6 +40,7 @@ from fairdeal.events import ChainHead, SignedEvent, seat_actor
 from fairdeal.keys import KeySet, load_public_key
 from fairdeal.protocol import (
     CARD_DEALT,
+    CLIENT_SEED,
     JOINER_ACCEPTED,
     JOINER_REJECTED,
     ROUND_OPENED,
@@ -546,7 +547,7 @@ class SeatClient:
         seed = seed if seed is not None else secrets.token_hex(16)
         path = f"/v1/rounds/{round_id}/seeds"
         reply: EventsReply = self._send(
-            path, {"seed": seed}, "client_seed", round_id, idempotency_key
+            path, {"seed": seed}, CLIENT_SEED, round_id, idempotency_key
         )
         return reply
 

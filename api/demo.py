@@ -22,7 +22,7 @@ from werkzeug.serving import make_server
 from fairdeal.api.app import close_app, create_app
 from fairdeal.api.client import FairdealClient, SeatClient, ServerRefusedError
 from fairdeal.api.config import Config
-from fairdeal.protocol import ROUND_REVEALED, SEAT_JOINED, SEAT_LEFT
+from fairdeal.protocol import CLIENT_SEED, ROUND_REVEALED, SEAT_JOINED, SEAT_LEFT
 
 KVITLACH_ROUNDS = 8
 MAX_MOVES_PER_ROUND = 400
@@ -138,7 +138,7 @@ def play_round(seats: list[SeatClient], round_id: str, rng: random.Random, story
 
 
 def _send(seat: SeatClient, round_id: str, kind: str, rng: random.Random) -> Any:
-    if kind == "client_seed":
+    if kind == CLIENT_SEED:
         return seat.seed(round_id)
     if kind == "banker_exit":
         return seat.table_act(kind)

@@ -6,6 +6,7 @@ loosened check then changes in one line, which the vectors catch.
 """
 
 import re
+from typing import TypeGuard
 
 # Table-level events (SPEC 6.2, 6.5; seats and joins, SPEC 11.3 and 12.2).
 TABLE_CREATED = "table_created"
@@ -29,7 +30,7 @@ SERVER = "server"
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
-def is_hex64(value: object) -> bool:
+def is_hex64(value: object) -> TypeGuard[str]:
     """Whether ``value`` is 64 lowercase hex digits: a seed, a commitment or a hash as
     the log writes them (SPEC 1)."""
     return isinstance(value, str) and _HEX64.fullmatch(value) is not None

@@ -18,6 +18,7 @@ from typing import Any
 from fairdeal import cards, randomness
 from fairdeal.errors import EventSchemaError, FairdealError
 from fairdeal.events import Event, SignedEvent
+from fairdeal.protocol import CARD_DEALT, ROUND_OPENED, ROUND_REVEALED, ROUND_SEALED, TABLE_CREATED
 from fairdeal.verifier.bundle import shape_problem
 from fairdeal.verifier.money import is_balances
 
@@ -56,7 +57,7 @@ def _readable(bundle: Any) -> list[Event]:
             events.append(SignedEvent.parse(raw)[0].event)
         except EventSchemaError:
             continue
-    return events if events and events[0].type == "table_created" else []
+    return events if events and events[0].type == TABLE_CREATED else []
 
 
 def _balances(
@@ -93,7 +94,7 @@ def _game(created: Event) -> tuple[str, Any, Any]:
 
 def _at_rest(events: list[Event]) -> dict[str, Any]:
     """What happened at the table after its last round's reveal (or since it was made)."""
-    reveals = [i for i, e in enumerate(events) if e.type == "round_revealed"]
+    reveals = [i for i, e in enumerate(events) if e.type == ROUND_REVEALED]
     since = events[reveals[-1] + 1 if reveals else 0 :]
     first = since[0] if since else None
     before = _balances(events, lambda e: e is first)
@@ -113,9 +114,9 @@ def _story(
     created: Event, events: list[Event], before: dict[str, int], round_id: str
 ) -> dict[str, Any]:
     by_type = {e.type: e.data for e in events}
-    opened, sealed = by_type.get("round_opened", {}), by_type.get("round_sealed", {})
+    opened, sealed = by_type.get(ROUND_OPENED, {}), by_type.get(ROUND_SEALED, {})
     seeds = [s for s in _list_of(sealed.get("client_seeds")) if isinstance(s, str)]
-    seed_hex = _text_of(by_type.get("round_revealed", {}).get("server_seed"))
+    seed_hex = _text_of(by_type.get(ROUND_REVEALED, {}).get("server_seed"))
     game, options, decks = _game(created)
     deck = _deck(seed_hex, round_id, seeds, {"game": game, "decks": decks})
     return {
@@ -127,7 +128,7 @@ def _story(
         "client_seeds": seeds,
         "server_seed": seed_hex,
         "cards": _cards(events, deck),
-        "happened": [_describe(e) for e in events if e.type != "card_dealt"],
+        "happened": [_describe(e) for e in events if e.type != CARD_DEALT],
         "money": _money(before, _balances(events, _never, before)),
         "check_by_hand": _command(game, _decks_option(options), round_id, seed_hex, seeds),
     }
@@ -148,7 +149,7 @@ def _cards(events: list[Event], deck: list[str]) -> dict[str, list[str]]:
     hands: dict[str, list[str]] = {}
     for event in events:
         data = event.data
-        if event.type != "card_dealt":
+        if event.type != CARD_DEALT:
             continue
         position = data.get("position")
         card = deck[position] if type(position) is int and 0 <= position < len(deck) else "?"

@@ -7,7 +7,6 @@ helpers from ``decide`` and ``apply`` and add their own rules around them.
 """
 
 import hmac
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -18,12 +17,20 @@ from fairdeal.errors import IllegalActionError, NotDueError, OutOfTurnError, Sea
 from fairdeal.events import Draft, actor_seat
 from fairdeal.frozen import evolve
 from fairdeal.games.base import Command, Logged, record
-from fairdeal.protocol import CLIENT_SEED, SEED_TIMEOUT, SERVER
+from fairdeal.protocol import (
+    CARD_DEALT,
+    CLIENT_SEED,
+    ROUND_REVEALED,
+    ROUND_SEALED,
+    ROUND_VOIDED,
+    SEED_TIMEOUT,
+    SERVER,
+    is_hex64,
+)
 
 UP, DOWN, BLIND = "up", "down", "blind"
 FACES = (UP, DOWN, BLIND)
 TIMED_OUT_SEED = ""  # a seat whose seed time ran out contributes the empty string
-_HEX32 = re.compile(r"[0-9a-f]{64}")
 
 
 @dataclass(frozen=True)
@@ -154,7 +161,7 @@ def opened(
     commitment = command.data.get("commitment")
     if command.actor != SERVER or command.round is None:
         raise IllegalActionError("the server opens a round, naming it")
-    if not isinstance(commitment, str) or not _HEX32.fullmatch(commitment):
+    if not is_hex64(commitment):
         raise IllegalActionError("round_opened needs the commitment as 64 lowercase hex digits")
     if secret is not None:
         check_secret(secret, commitment)
@@ -187,7 +194,7 @@ def seed_draft(current: RoundState, actor: str, data: Mapping[str, Any], now: in
     if not isinstance(seed, str) or set(data) != {"seed"}:
         raise IllegalActionError("client_seed carries exactly one text field, seed")
     randomness.check_client_seed(seed)
-    return Draft("client_seed", actor, {"seed": seed}, current.round_id)
+    return Draft(CLIENT_SEED, actor, {"seed": seed}, current.round_id)
 
 
 def seed_timeout_draft(current: RoundState, data: Mapping[str, Any], now: int) -> Draft:
@@ -197,7 +204,7 @@ def seed_timeout_draft(current: RoundState, data: Mapping[str, Any], now: int) -
         raise IllegalActionError("no such seed deadline is pending")
     if now < current.seed_deadline:
         raise NotDueError("the seed deadline has not passed")
-    return Draft("seed_timeout", SERVER, expected, current.round_id)
+    return Draft(SEED_TIMEOUT, SERVER, expected, current.round_id)
 
 
 def seeding_draft(current: RoundState, command: Command) -> Draft:
@@ -221,7 +228,7 @@ def missing_seeds(current: RoundState) -> list[int]:
 
 def sealed_draft(current: RoundState) -> Draft:
     """``round_sealed``: the client seeds in seat order, as the shuffle key binds them."""
-    return Draft("round_sealed", SERVER, {"client_seeds": current.client_seeds()}, current.round_id)
+    return Draft(ROUND_SEALED, SERVER, {"client_seeds": current.client_seeds()}, current.round_id)
 
 
 def deal_draft(
@@ -239,7 +246,7 @@ def deal_draft(
         data["card"] = deck.card(position)
     else:
         data["commitment"] = deck.commitment(position)
-    return Draft("card_dealt", SERVER, data, current.round_id)
+    return Draft(CARD_DEALT, SERVER, data, current.round_id)
 
 
 def revealed_draft(current: RoundState, secret: bytes | None) -> Draft:
@@ -247,12 +254,12 @@ def revealed_draft(current: RoundState, secret: bytes | None) -> Draft:
     if secret is None:
         raise ValueError("the reveal needs the server seed")
     check_secret(secret, current.commitment)
-    return Draft("round_revealed", SERVER, {"server_seed": secret.hex()}, current.round_id)
+    return Draft(ROUND_REVEALED, SERVER, {"server_seed": secret.hex()}, current.round_id)
 
 
 def voided_draft(current: RoundState, reason: str) -> Draft:
     """``round_voided``: a round that cannot finish, with the reason; a reveal follows."""
-    return Draft("round_voided", SERVER, {"reason": reason}, current.round_id)
+    return Draft(ROUND_VOIDED, SERVER, {"reason": reason}, current.round_id)
 
 
 # Applying the shared events.

@@ -41,6 +41,16 @@ from fairdeal.games.kvitlach.state import (
     staked,
 )
 from fairdeal.games.money import BANK
+from fairdeal.protocol import (
+    CARD_DEALT,
+    CLIENT_SEED,
+    ROUND_OPENED,
+    ROUND_REVEALED,
+    ROUND_SEALED,
+    SEAT_JOINED,
+    SEAT_LEFT,
+    SEED_TIMEOUT,
+)
 
 _Changes = Mapping[str, Any]
 _UNCHANGED: _Changes = MappingProxyType({})
@@ -294,16 +304,16 @@ def _nothing(state: State, event: Logged, time: int) -> State:
 
 
 _HANDLERS: dict[str, Callable[[State, Logged, int], State]] = {
-    "seat_joined": _joined,
-    "seat_left": _left,
+    SEAT_JOINED: _joined,
+    SEAT_LEFT: _left,
     "banker_exit": _nothing,
     "term_ended": _term_ended,
-    "round_opened": _opened,
+    ROUND_OPENED: _opened,
     "bank_funded": _bank_funded,
-    "client_seed": _seeded,
-    "seed_timeout": _nothing,
-    "round_sealed": _sealed,
-    "card_dealt": _dealt,
+    CLIENT_SEED: _seeded,
+    SEED_TIMEOUT: _nothing,
+    ROUND_SEALED: _sealed,
+    CARD_DEALT: _dealt,
     "bet": _bet,
     "hit": _moved,
     "open_card": _moved,
@@ -319,5 +329,5 @@ _HANDLERS: dict[str, Callable[[State, Logged, int], State]] = {
     "banker_draw": _nothing,
     "banker_stop": _nothing,
     "round_settled": _settled,
-    "round_revealed": _revealed,
+    ROUND_REVEALED: _revealed,
 }

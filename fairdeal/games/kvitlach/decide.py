@@ -12,12 +12,24 @@ from fairdeal.games.kvitlach import play, rounds, seating
 from fairdeal.games.kvitlach.apply import apply_at
 from fairdeal.games.kvitlach.run import Run
 from fairdeal.games.kvitlach.state import State
+from fairdeal.protocol import (
+    CARD_DEALT,
+    CLIENT_SEED,
+    ROUND_OPENED,
+    ROUND_REVEALED,
+    ROUND_SEALED,
+    ROUND_VOIDED,
+    SEAT_JOINED,
+    SEAT_LEFT,
+    SEED_TIMEOUT,
+    TABLE_CREATED,
+)
 
 CONSEQUENCES = frozenset(
     {
-        "table_created", "bank_funded", "round_sealed", "card_dealt", "card_burned",
+        TABLE_CREATED, "bank_funded", ROUND_SEALED, CARD_DEALT, "card_burned",
         "cards_shown", "hand_won", "hand_lost", "hand_closed", "round_settled",
-        "term_ended", "round_revealed", "round_voided",
+        "term_ended", ROUND_REVEALED, ROUND_VOIDED,
     }
 )  # fmt: skip
 
@@ -29,17 +41,17 @@ def _table(handler: Callable[[Run, Command], None]) -> _Handler:
 
 
 _COMMANDS: dict[str, _Handler] = {
-    "seat_joined": _table(seating.seat_joined),
-    "seat_left": _table(seating.seat_left),
+    SEAT_JOINED: _table(seating.seat_joined),
+    SEAT_LEFT: _table(seating.seat_left),
     "banker_exit": _table(seating.banker_exit),
-    "round_opened": rounds.round_opened,
-    "client_seed": rounds.seeding,
-    "seed_timeout": rounds.seeding,
+    ROUND_OPENED: rounds.round_opened,
+    CLIENT_SEED: rounds.seeding,
+    SEED_TIMEOUT: rounds.seeding,
     "move_timeout": play.move_timeout,
     **{kind: play.player_move for kind in play.PLAYER_MOVES},
     **{kind: play.banker_move for kind in play.BANKER_MOVES},
 }
-_ROUND_COMMANDS = frozenset(_COMMANDS) - {"seat_joined", "seat_left", "banker_exit", "round_opened"}
+_ROUND_COMMANDS = frozenset(_COMMANDS) - {SEAT_JOINED, SEAT_LEFT, "banker_exit", ROUND_OPENED}
 
 
 def decide(state: State, command: Command, secret: bytes | None) -> Decision[State]:

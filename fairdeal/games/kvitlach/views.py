@@ -24,19 +24,20 @@ from fairdeal.games.kvitlach.state import (
     covered,
     in_round,
 )
+from fairdeal.protocol import CLIENT_SEED, SEAT_JOINED, SEAT_LEFT
 
 
 def legal_actions(state: State, seat: int, secret: bytes | None) -> list[str]:
     if seat not in state.seats:
         joinable = not in_round(state) and seat == next_free_seat(state)
-        return ["seat_joined"] if joinable else []
+        return [SEAT_JOINED] if joinable else []
     if not in_round(state):
         return _between_rounds(state, seat)
     play, current = state.play, state.round
     assert play is not None and current is not None
     if play.phase == SEEDING:
         seeding = seat in current.seats and seat not in current.seeds and not current.sealed
-        return ["client_seed"] if seeding else []
+        return [CLIENT_SEED] if seeding else []
     if play.turn != seat or secret is None:
         return []
     deck = deck_of(state, secret)
@@ -48,7 +49,7 @@ def legal_actions(state: State, seat: int, secret: bytes | None) -> list[str]:
 def _between_rounds(state: State, seat: int) -> list[str]:
     actions = []
     if state.term is None or state.term.banker != seat:
-        actions.append("seat_left")
+        actions.append(SEAT_LEFT)
     if state.exit_offer and seat == state.banker:
         actions.append("banker_exit")
     return actions

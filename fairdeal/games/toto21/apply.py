@@ -17,6 +17,19 @@ from fairdeal.games.toto21.state import (
     Known,
     State,
 )
+from fairdeal.protocol import (
+    CARD_DEALT,
+    CLIENT_SEED,
+    JOINER_ACCEPTED,
+    JOINER_REJECTED,
+    ROUND_OPENED,
+    ROUND_REVEALED,
+    ROUND_SEALED,
+    ROUND_VOIDED,
+    SEAT_JOINED,
+    SEAT_LEFT,
+    SEED_TIMEOUT,
+)
 
 Applier = Callable[[State, Logged], State]
 
@@ -129,17 +142,17 @@ def _double_bust(state: State, event: Logged) -> State:
 
 
 _APPLIERS: dict[str, Applier] = {
-    "seat_joined": _joined,
-    "joiner_accepted": _unchanged,
-    "joiner_rejected": _unchanged,
-    "seat_left": _left,
+    SEAT_JOINED: _joined,
+    JOINER_ACCEPTED: _unchanged,
+    JOINER_REJECTED: _unchanged,
+    SEAT_LEFT: _left,
     "match_started": _started,
-    "round_opened": _opened,
-    "client_seed": _round(dealing.apply_seed),
-    "seed_timeout": _unchanged,
-    "round_sealed": _round(lambda current, _event: dealing.apply_sealed(current)),
+    ROUND_OPENED: _opened,
+    CLIENT_SEED: _round(dealing.apply_seed),
+    SEED_TIMEOUT: _unchanged,
+    ROUND_SEALED: _round(lambda current, _event: dealing.apply_sealed(current)),
     "dealer_chosen": _dealer_chosen,
-    "card_dealt": _dealt,
+    CARD_DEALT: _dealt,
     "move_due": _move_due,
     "hit": _unchanged,
     "blind": _unchanged,
@@ -148,8 +161,8 @@ _APPLIERS: dict[str, Applier] = {
     "cards_shown": _shown,
     "round_won": _won,
     "round_double_bust": _double_bust,
-    "round_voided": _turn_over,
-    "round_revealed": _round(lambda current, _event: dealing.apply_revealed(current)),
+    ROUND_VOIDED: _turn_over,
+    ROUND_REVEALED: _round(lambda current, _event: dealing.apply_revealed(current)),
     "game_time_up": _unchanged,
     "match_won": _ended,
     "match_drawn": _ended,

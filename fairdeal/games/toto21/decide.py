@@ -11,16 +11,24 @@ from fairdeal.errors import IllegalActionError
 from fairdeal.games.base import Command, Decision
 from fairdeal.games.toto21 import play, rounds, seating, timing
 from fairdeal.games.toto21.state import State
+from fairdeal.protocol import (
+    CLIENT_SEED,
+    JOINER_ACCEPTED,
+    JOINER_REJECTED,
+    ROUND_OPENED,
+    SEAT_JOINED,
+    SEED_TIMEOUT,
+)
 
 Decider = Callable[[State, Command, bytes | None], Decision[State]]
 
 COMMANDS: dict[str, Decider] = {
-    "seat_joined": seating.join,
-    "joiner_accepted": seating.accept,
-    "joiner_rejected": seating.reject,
-    "round_opened": rounds.open_round,
-    "client_seed": rounds.client_seed,
-    "seed_timeout": rounds.seed_timeout,
+    SEAT_JOINED: seating.join,
+    JOINER_ACCEPTED: seating.accept,
+    JOINER_REJECTED: seating.reject,
+    ROUND_OPENED: rounds.open_round,
+    CLIENT_SEED: rounds.client_seed,
+    SEED_TIMEOUT: rounds.seed_timeout,
     "hit": play.hit,
     "blind": play.blind,
     "stand": play.stand,

@@ -11,7 +11,7 @@ from fairdeal.games.base import Command, Decision, record
 from fairdeal.games.money import POT, Transfer
 from fairdeal.games.toto21.run import Run, acting_seat, single, table_level
 from fairdeal.games.toto21.state import DECIDING, OPEN, SEATS, State
-from fairdeal.protocol import SERVER
+from fairdeal.protocol import SEAT_LEFT, SERVER
 
 JOINER = 1
 
@@ -52,7 +52,7 @@ def reject(state: State, command: Command, secret: bytes | None) -> Decision[Sta
     account = seat_actor(JOINER)
     balances = {name: amount for name, amount in state.balances.items() if name != account}
     data = {"seat": JOINER, "withdrawal": state.balances[account], "balances": balances}
-    run.emit(Draft("seat_left", SERVER, data))
+    run.emit(Draft(SEAT_LEFT, SERVER, data))
     return run.decision()
 
 

@@ -17,7 +17,7 @@ from fairdeal.games.base import Command, Decision, record
 from fairdeal.games.toto21.ending import by_points
 from fairdeal.games.toto21.run import Run, require_server
 from fairdeal.games.toto21.state import PLAYING, State
-from fairdeal.protocol import SERVER
+from fairdeal.protocol import SEED_TIMEOUT, SERVER
 
 VOID_REASON = "game_time_up"
 
@@ -42,7 +42,7 @@ def pending(state: State) -> list[Deadline]:
     if current is not None and state.in_round() and not current.sealed:
         assert current.seed_deadline is not None
         data = {"deadline": current.seed_deadline, "seats": dealing.missing_seeds(current)}
-        command = Command("seed_timeout", SERVER, current.seed_deadline, data, current.round_id)
+        command = Command(SEED_TIMEOUT, SERVER, current.seed_deadline, data, current.round_id)
         found.append(Deadline(current.seed_deadline, 1, command))
     elif current is not None and hand is not None and hand.move_deadline is not None:
         data = {"seat": hand.turn, "deadline": hand.move_deadline}

@@ -15,6 +15,7 @@ from fairdeal.games.toto21.state import (
     State,
     deck_of,
 )
+from fairdeal.protocol import CLIENT_SEED, JOINER_ACCEPTED, JOINER_REJECTED, SEAT_JOINED
 
 
 def view_for(state: State, seat: int | None, secret: bytes | None) -> dict[str, Any]:
@@ -37,14 +38,14 @@ def view_for(state: State, seat: int | None, secret: bytes | None) -> dict[str, 
 def legal_actions(state: State, seat: int, secret: bytes | None) -> list[str]:
     """The commands ``seat`` may send now (deadlines aside: the clock is the caller's)."""
     if state.phase == OPEN:
-        return ["seat_joined"] if seat == len(state.seats) else []
+        return [SEAT_JOINED] if seat == len(state.seats) else []
     if state.phase == DECIDING:
-        return ["joiner_accepted", "joiner_rejected"] if seat == 0 else []
+        return [JOINER_ACCEPTED, JOINER_REJECTED] if seat == 0 else []
     current, hand = state.round, state.hand
     if state.phase != PLAYING or current is None or not state.in_round():
         return []
     if not current.sealed:
-        return ["client_seed"] if seat in dealing.missing_seeds(current) else []
+        return [CLIENT_SEED] if seat in dealing.missing_seeds(current) else []
     if hand is None or hand.turn != seat:
         return []
     if not play.may_draw(state, secret, seat):
