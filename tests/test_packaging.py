@@ -1,11 +1,15 @@
 """The installed import names: only ``fairdeal`` is taken, with the service and the verifier
 under it, so an application's own ``api`` or ``verifier`` package never collides with them."""
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+_NOT_SOURCES = shutil.ignore_patterns(
+    ".git", ".venv", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", "instance"
+)
 IMPORTS = "import fairdeal.api.client, fairdeal.verifier.cli; print(fairdeal.api.client.__name__)"
 
 
@@ -33,10 +37,12 @@ def test_the_installed_editable_package_has_no_top_level_api_or_verifier(tmp_pat
 def test_a_regular_install_holds_the_service_and_the_verifier_under_fairdeal(
     tmp_path: Path,
 ) -> None:
-    target = tmp_path / "site"
+    target, source = tmp_path / "site", tmp_path / "source"
+    # Built from a copy: setuptools writes its build/ beside the sources it is given.
+    shutil.copytree(REPO, source, symlinks=True, ignore=_NOT_SOURCES)
     install = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target)]
     build = subprocess.run(
-        [*install, str(REPO)],
+        [*install, str(source)],
         capture_output=True,
         text=True,
         check=False,
