@@ -308,8 +308,16 @@ def _verify_all(
         if name not in names:
             names.append(name)
     if not names:
-        raise UntrustedNoteError("no signature by a trusted key")
+        signers = _key_names(signatures) or "nobody"
+        raise UntrustedNoteError(
+            f"no signature by a trusted key: signed by {signers}; trusted {_key_names(trusted)}"
+        )
     return names
+
+
+def _key_names(keys: Iterable[tuple[str, bytes] | tuple[str, bytes, bytes]]) -> str:
+    """Keys as a reader can match them to verifier keys: name+key ID in hex, each once."""
+    return ", ".join(sorted({f"{key[0]}+{key[1].hex()}" for key in keys}))
 
 
 def _check_line(line: str, what: str) -> None:

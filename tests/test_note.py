@@ -200,6 +200,8 @@ def test_untrusted_key_fails() -> None:
         open_note(note, [ALICE.verifier])
     assert isinstance(info.value, UnknownKeyError)
     assert isinstance(info.value, NoteError)
+    bob, alice = (f"{k.name}+{k.key_id.hex()}" for k in (BOB, ALICE))
+    assert str(info.value) == f"no signature by a trusted key: signed by {bob}; trusted {alice}"
 
 
 def test_same_name_other_key_is_ignored_not_trusted() -> None:

@@ -70,6 +70,9 @@ def test_a_wrong_key_is_one_line_naming_the_signer_and_the_trusted_keys(
     assert "(4) sig.wrong_key" in lines[1] and "(16) checkpoint.signature" in lines[2]
     assert f"signed by key id {helpers.SIGNER.key_id}" in lines[1]
     assert f"trusted: {key_id(helpers.OTHER.public_key)}" in lines[1]
+    # The checkpoint's finding names its signer and the trusted note keys the same way.
+    assert "signed by " in lines[2] and "; trusted " in lines[2]
+    assert lines[2].count("+") == 2, lines[2]  # name+key ID, once each
 
 
 def test_a_wrong_key_gives_one_finding_per_bundle_of_an_export(
