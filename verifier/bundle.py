@@ -25,7 +25,7 @@ from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, is_hex64
 from fairdeal.verifier import log, rules
 from fairdeal.verifier.chain import ChainChecker, Head
 from fairdeal.verifier.findings import Finding
-from fairdeal.verifier.inputs import LIMITS
+from fairdeal.verifier.inputs import LIMITS, server_said
 from fairdeal.verifier.money import MoneyChecker
 from fairdeal.verifier.rounds import RoundChecker, revealed_seeds
 from fairdeal.verifier.trust import Trust
@@ -334,6 +334,9 @@ def _not_a_bundle(obj: Any, problem: str, line: int) -> Result:
 
 def shape_problem(obj: Any) -> str | None:
     """(1) Why ``obj`` is not of a bundle's shape, or None."""
+    said = server_said(obj)  # an error body saved where a bundle should be: relay it
+    if said is not None:
+        return f"not a bundle: {said}"
     if not isinstance(obj, dict) or set(obj) != _BUNDLE_KEYS:
         return f"a bundle has exactly the members {', '.join(sorted(_BUNDLE_KEYS))}"
     if obj["format"] != FORMAT:

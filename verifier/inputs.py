@@ -177,16 +177,23 @@ def refuse_duplicates_outside(value: Any, member: str) -> None:
 
 
 def refuse_server_error(obj: Any, what: str) -> None:
-    """InputError relaying what the service said, for its error body ({"error": {"code",
-    "message", "details"}}) saved in place of a bundle, checkpoint or proof."""
+    """InputError relaying what the service said, for its error body saved in place of a
+    bundle, checkpoint or proof."""
+    said = server_said(obj)
+    if said is not None:
+        raise InputError("input.wrong_format", said if what == "the input" else f"{what}: {said}")
+
+
+def server_said(obj: Any) -> str | None:
+    """What the service said, if ``obj`` is its error body ({"error": {"code", "message",
+    "details"}}), as one line; else None."""
     error = obj.get("error") if isinstance(obj, dict) and len(obj) == 1 else None
     if not isinstance(error, dict) or not {"code", "message"} <= error.keys():
-        return
+        return None
     said = f"the server answered {_printable(error['code'])}: {_printable(error['message'])}"
     if error.get("details"):
         said += f" ({_printable(error['details'])})"
-    prefix = "" if what == "the input" else f"{what}: "
-    raise InputError("input.wrong_format", prefix + said)
+    return said
 
 
 def _printable(value: Any, limit: int = 200) -> str:

@@ -117,6 +117,24 @@ def test_a_server_error_body_is_relayed_not_called_not_a_bundle(
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("where", ["--previous-checkpoint", "an export's line"])
+def test_a_server_error_body_is_relayed_from_a_previous_checkpoint_or_an_export_line(
+    tmp_path: Path, files: dict[str, str], where: str
+) -> None:
+    path = tmp_path / "answer.json"
+    if where == "--previous-checkpoint":
+        path.write_text(json.dumps(ERROR))
+        args = [files["export"], "--checkpoint", files["checkpoint"], where, str(path)]
+    else:
+        lines = Path(files["export"]).read_text().splitlines()
+        path.write_text("\n".join([lines[0], json.dumps(ERROR), *lines[1:]]) + "\n")
+        args = [str(path), "--partial", "--jobs", "1"]
+    done = verify("--key", files["key"], *args)
+    assert done.returncode == (2 if where == "--previous-checkpoint" else 1), done.stdout
+    assert "the server answered not_found: no round t1.r9" in done.stdout
+    assert "a bundle has exactly the members" not in done.stdout
+
+
 def test_a_server_error_s_details_are_relayed_on_one_line(
     tmp_path: Path, files: dict[str, str]
 ) -> None:
