@@ -528,3 +528,31 @@ def test_seat_actors() -> None:
     assert seat_actor(12) == "seat:12"
     assert actor_seat("seat:12") == 12
     assert actor_seat("server") is None
+
+
+_VALID = {"version": 1, "table": "t", "round": "t.r1", "seq": 3, "prev": "ab" * 32,
+          "time": 5, "type": "hit", "actor": "seat:1", "data": {}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "reason"),
+    [
+        ("type", "Seat_joined", "bad event type"),
+        ("type", "a" * 41, "bad event type"),
+        ("round", "t.r 1", "bad round id"),
+        ("table", "t" * 65, "bad table id"),
+    ],
+)
+def test_a_field_just_outside_its_spec_5_1_pattern_is_refused(
+    field: str, text: str, reason: str
+) -> None:
+    with pytest.raises(EventSchemaError, match=reason):
+        Event.parse({**_VALID, field: text})
+
+
+def test_a_valid_table_id_is_no_valid_key_id() -> None:
+    """Upper-case hex is a table id (SPEC 5.1) but not a key id (32 lowercase hex)."""
+    Event.parse({**_VALID, "table": "AB" * 16})
+    signed = {"event": _VALID, "hash": "ab" * 32, "key_id": "AB" * 16, "signature": "cd" * 64}
+    with pytest.raises(EventSchemaError, match="key_id"):
+        SignedEvent.parse(signed)
