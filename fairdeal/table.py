@@ -7,7 +7,7 @@ run of events is exactly what ``decide`` gives for the command its first event r
 the verifier's steps (10) and (11) drive the same ``runs``.
 """
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -17,7 +17,7 @@ from fairdeal.events import ChainHead, Draft, Event, SignedEvent, sign
 from fairdeal.frozen import make
 from fairdeal.games.base import AnyGame, Command
 from fairdeal.keys import Signer
-from fairdeal.protocol import ROUND_REVEALED, SERVER, TABLE_CREATED, is_hex64
+from fairdeal.protocol import SERVER, TABLE_CREATED
 
 
 @dataclass(frozen=True)
@@ -54,36 +54,6 @@ def execute(
     decision = table.game.step(table.state, command, secret)
     head, receipts = table.head.extend(decision.drafts, command.time, signer)
     return make(Table, {"game": table.game, "state": decision.state, "head": head}), receipts
-
-
-def revealed_seeds(events: Iterable[Event]) -> dict[str, bytes]:
-    """Each round's server seed, from its one ``round_revealed`` event."""
-    seeds: dict[str, bytes] = {}
-    for event in events:
-        if event.type != ROUND_REVEALED:
-            continue
-        seed = event.data.get("server_seed")
-        if event.round is None or event.round in seeds:
-            raise EventSchemaError(f"seq {event.seq}: a second or roundless reveal")
-        if not isinstance(seed, str) or not is_hex64(seed):
-            raise EventSchemaError(f"seq {event.seq}: server_seed is not 64 lowercase hex digits")
-        seeds[event.round] = bytes.fromhex(seed)
-    return seeds
-
-
-def replay(game_of: Mapping[str, AnyGame], events: list[Event]) -> Table:
-    """Rebuild a table from its whole logged chain, checking every decided run (SPEC 6.3).
-
-    Rounds not yet revealed replay without their seed: hidden cards stay unknown, so
-    the rules refuse the runs that need the deck (IllegalActionError).
-    """
-    if not events or events[0].type != TABLE_CREATED or events[0].seq != 0:
-        raise EventSchemaError("a table's chain starts with table_created at seq 0")
-    game, state = started(game_of, events[0].data)
-    for _, after in runs(game, state, events[1:], revealed_seeds(events)):
-        state = after  # the run is checked
-    head = ChainHead(events[0].table).advance(events[-1], events[-1].hash())
-    return Table(game, state, head)
 
 
 def started(game_of: Mapping[str, AnyGame], data: Mapping[str, Any]) -> tuple[AnyGame, Any]:

@@ -22,6 +22,7 @@ from fairdeal.games.toto21 import hands as toto21_hands
 from fairdeal.keys import KeySet, load_public_key
 from fairdeal.note import NoteVerifier
 from tests.chains import check_chain
+from tests.replay import replay
 
 MAX_MOVES = 200
 MAX_ROUNDS = 60
@@ -74,7 +75,7 @@ def verify_table(url: str, table_id: str) -> table.Table:
     revealed = {e["event"]["round"] for e in of_type(events, "round_revealed")}
     open_at = [s.event.seq for s in signed if s.event.round and s.event.round not in revealed]
     end = open_at[0] if open_at else len(signed)
-    return table.replay(registry(), [s.event for s in signed[:end]])
+    return replay(registry(), [s.event for s in signed[:end]])
 
 
 def error_of(reply: Response) -> dict[str, Any]:

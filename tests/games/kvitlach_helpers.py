@@ -17,6 +17,7 @@ from fairdeal.games.kvitlach import GAME, State
 from fairdeal.games.money import MAX_TABLE_TOTAL, total
 from fairdeal.protocol import SERVER
 from tests.games.driving import T0, TableDriver, commitment_of, fixed_signer, labelled_seed
+from tests.replay import replay
 
 SIGNER = fixed_signer(32)
 MOVE = 30_000
@@ -125,7 +126,7 @@ class Driver(TableDriver):
     def replayed(self) -> Any:
         """The state rebuilt from the log as parsed JSON, as a verifier would read it."""
         parsed = [Event.from_json(json.loads(json.dumps(e.to_json()))) for e in self.events()]
-        return table.replay({GAME.name: GAME}, parsed).state
+        return replay({GAME.name: GAME}, parsed).state
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return GAME.view_for(self.state, seat, self.secret)

@@ -2,10 +2,11 @@
 
 import pytest
 
-from fairdeal import randomness, table
+from fairdeal import randomness
 from fairdeal.errors import IllegalActionError, ReplayMismatchError
 from fairdeal.events import Event
 from fairdeal.games.toto21 import GAME
+from tests.replay import replay
 
 from .toto21_helpers import (
     Deal,
@@ -184,4 +185,4 @@ def test_a_forged_outcome_in_the_log_fails_replay() -> None:
     parsed = [e.to_json() for e in events]
     parsed[index] = forged
     with pytest.raises(ReplayMismatchError):
-        table.replay({GAME.name: GAME}, [Event.from_json(e) for e in parsed])
+        replay({GAME.name: GAME}, [Event.from_json(e) for e in parsed])

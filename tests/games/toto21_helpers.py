@@ -14,6 +14,7 @@ from fairdeal.games.toto21.hands import total as toto21_total
 from fairdeal.games.toto21.state import DEALER_PURPOSE, DECK_RULES, State
 from fairdeal.protocol import SERVER
 from tests.games.driving import T0, TableDriver, commitment_of, fixed_signer, labelled_seed
+from tests.replay import replay
 
 SIGNER = fixed_signer(0)
 SEAT_1_SEED = "joiner"
@@ -89,7 +90,7 @@ class Driver(TableDriver):
     def replayed(self) -> Any:
         """The state rebuilt from the log as parsed JSON, as a verifier would read it."""
         parsed = [Event.from_json(json.loads(json.dumps(e.to_json()))) for e in self.events()]
-        return table.replay({GAME.name: GAME}, parsed).state
+        return replay({GAME.name: GAME}, parsed).state
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return GAME.view_for(self.state, seat, self.secret)

@@ -4,7 +4,7 @@ Hypothesis draws a game and a sequence of requests: any seat (or a stranger) sen
 command — the games' own, ones they lack, bets of any size — to the current round, a past
 one or one that never was. Each answer must be a 2xx or a 4xx with the one error body. Then
 the round under way is played to its end (its deadlines passed if no one can move), and
-``fairdeal.table.replay`` over the table's logged events must give exactly the state the
+``tests.replay.replay`` over the table's logged events must give exactly the state the
 service holds, and every seat's view and legal moves over HTTP must be the replayed ones.
 """
 
@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 
 from bench.harness import Bot, Seated
 from bench.transport import Http, Stats
-from fairdeal import table
 from fairdeal.events import SignedEvent
 from fairdeal.games import registry
+from fairdeal.verifier.rounds import revealed_seeds
 from tests.api.bots import error_of, events_of, raw
 from tests.api.conftest import Server, serving
+from tests.replay import replay
 
 KINDS = [
     "open_round", "client_seed", "decision", "banker_exit",
@@ -99,11 +100,11 @@ def _seated(url: str, seated: Seated, seat: int) -> bool:
 
 def _assert_is_its_replay(server: Server, seated: Seated) -> None:
     events = events_of(server.url, seated.table_id)
-    replayed = table.replay(registry(), [SignedEvent.from_json(e).event for e in events])
+    replayed = replay(registry(), [SignedEvent.from_json(e).event for e in events])
     live = server.service.live[seated.table_id].table  # what the service holds
     assert live.head == replayed.head
     assert live.state == replayed.state
-    seeds = table.revealed_seeds(SignedEvent.from_json(e).event for e in events)
+    seeds = revealed_seeds(SignedEvent.from_json(e).event for e in events)
     for seat, token in seated.tokens.items():
         reply = raw(server.url, "GET", f"/v1/tables/{seated.table_id}", token=token)
         if reply.status != 200:

@@ -1,0 +1,24 @@
+"""A table rebuilt from its whole logged chain, for tests: the one replay of the core
+(``fairdeal.table.runs``, which the verifier drives too), every decided run checked
+(SPEC 6.3), with the seeds the chain reveals."""
+
+from collections.abc import Mapping
+
+from fairdeal.errors import EventSchemaError
+from fairdeal.events import ChainHead, Event
+from fairdeal.games.base import AnyGame
+from fairdeal.protocol import TABLE_CREATED
+from fairdeal.table import Table, runs, started
+from fairdeal.verifier.rounds import revealed_seeds
+
+
+def replay(game_of: Mapping[str, AnyGame], events: list[Event]) -> Table:
+    """Rounds not yet revealed replay without their seed: hidden cards stay unknown, so
+    the rules refuse the runs that need the deck (IllegalActionError)."""
+    if not events or events[0].type != TABLE_CREATED or events[0].seq != 0:
+        raise EventSchemaError("a table's chain starts with table_created at seq 0")
+    game, state = started(game_of, events[0].data)
+    for _, after in runs(game, state, events[1:], revealed_seeds(events)):
+        state = after  # the run is checked
+    head = ChainHead(events[0].table).advance(events[-1], events[-1].hash())
+    return Table(game, state, head)
