@@ -73,7 +73,7 @@ class Service:
         games: Mapping[str, AnyGame] | None = None,
     ) -> None:
         self.store, self.keys, self.config, self.clock = store, keys, config, clock
-        self.games = dict(games or registry())
+        self.games = games if games is not None else registry()  # live: a later register() counts
         self.log = TransparencyLog(config.log_origin, keys.signer)
         self.live = LiveTables(self.games)
         self.arrivals = Arrivals()

@@ -11,7 +11,7 @@ import pytest
 
 from fairdeal import cards
 from fairdeal.api.cli import main
-from fairdeal.api.client import BundleInvalidError
+from fairdeal.api.client import BundleInvalidError, ServerRefusedError
 from fairdeal.games import register, registry, unregister
 from fairdeal.verifier import load_trust, verify_bundle
 from tests import toy_game
@@ -85,6 +85,21 @@ def test_the_toy_game_plays_a_round_through_the_api_and_its_bundle_verifies(
     winner, loser = f"seat:{won['data']['winner']}", f"seat:{1 - won['data']['winner']}"
     assert won["data"]["balances"] == {winner: BUY_IN + STAKE, loser: BUY_IN - STAKE}
     assert [e["type"] for e in events][-1] == "round_revealed"
+
+
+def test_a_game_registered_after_the_service_started_is_played_and_an_unregistered_refused(
+    server: Server,
+) -> None:
+    """The service reads the live registry: no restart to take a game, and none to drop one."""
+    register(toy_game.GAME)
+    try:
+        client, round_id = _played_round(server)
+        assert client.verify_round(round_id).verdict == "valid"
+    finally:
+        unregister(toy_game.NAME)
+    with pytest.raises(ServerRefusedError) as refused:
+        client.create_table(toy_game.NAME, {"stake": STAKE}, {"buy_in": BUY_IN})
+    assert refused.value.status == 422
 
 
 def test_a_tampered_toy_bundle_fails_verification(toy_server: Server) -> None:
