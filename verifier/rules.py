@@ -32,7 +32,10 @@ class Replayed:
 def start(created: Event, data_text: str) -> tuple[Replayed | None, Finding | None]:
     """The table as ``table_created`` makes it: a known game and options in full form.
     ``data_text`` is its data's canonical text."""
-    replayed, problem = _start(data_text)
+    from fairdeal.games import registry
+
+    name = created.data.get("game")
+    replayed, problem = _start(registry().get(name) if isinstance(name, str) else None, data_text)
     if problem is None:
         return replayed, None
     code, reason = problem
@@ -40,13 +43,13 @@ def start(created: Event, data_text: str) -> tuple[Replayed | None, Finding | No
 
 
 @lru_cache(maxsize=64)
-def _start(data_text: str) -> tuple[Replayed | None, tuple[str, str] | None]:
-    """``start`` for each distinct ``table_created`` data once: the rules are pure and a
-    state is a value, so tables created alike (most of an export's) start alike."""
-    from fairdeal.games import registry
-
+def _start(game: AnyGame | None, data_text: str) -> tuple[Replayed | None, tuple[str, str] | None]:
+    """``start`` for each distinct game (as registered now) and ``table_created`` data
+    once: the rules are pure and a state is a value, so tables created alike (most of an
+    export's) start alike."""
     try:  # the data as logged: canonical text is JSON
-        return Replayed(*started(registry(), json.loads(data_text))), None
+        known = {game.name: game} if game is not None else {}
+        return Replayed(*started(known, json.loads(data_text))), None
     except EventSchemaError:  # no game of the registry, or no options (a game never raises it)
         return None, ("rules.unknown_game", "no known game with options")
     except FairdealError as e:

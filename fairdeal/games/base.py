@@ -122,6 +122,10 @@ class Game(Protocol[S]):
     def decks(self) -> Mapping[int, tuple[str, ...]]:
         """Each number of decks the game is played with, and that deck's canonical order."""
 
+    def __hash__(self) -> int:
+        """A game is a key of the verifier's cache of table starts (by identity, as Plugin's)."""
+        ...
+
     def options(self, raw: Mapping[str, Any]) -> dict[str, Any]: ...
 
     def deck_rules(self, options: Mapping[str, Any]) -> dict[str, Any]: ...

@@ -130,3 +130,26 @@ def test_the_verifier_replays_the_toy_rules_and_reports_a_forged_winner(toy: Non
     report = verify_bundle(corpus.operator(honest, other_winner), trust)
     assert report.verdict != "valid"
     assert "rules.mismatch" in {finding.code for finding in report.findings}
+
+
+def test_the_verifier_follows_the_registry_as_it_is_now_not_as_it_was() -> None:
+    """Its cache of table starts is by game as well as by table_created: a bundle of a game
+    unregistered since is of an unknown game, and valid again once the game is back."""
+    register(toy_game.GAME)
+    try:
+        driver = helpers.TableDriver(toy_game.NAME, "hc", {"stake": STAKE})
+        for seat in toy_game.SEATS:
+            driver.seat(seat, "seat_joined", {"buy_in": BUY_IN})
+        driver.play_round()
+        bundle = helpers.Log().add_all(driver).bundle(0)
+        trust = load_trust([helpers.VERIFIER_KEY])
+        assert verify_bundle(bundle, trust).verdict == "valid"
+    finally:
+        unregister(toy_game.NAME)
+    codes = {finding.code for finding in verify_bundle(bundle, trust).findings}
+    assert "rules.unknown_game" in codes
+    register(toy_game.GAME)
+    try:
+        assert verify_bundle(bundle, trust).verdict == "valid"
+    finally:
+        unregister(toy_game.NAME)
