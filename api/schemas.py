@@ -35,12 +35,14 @@ class CreateTableSchema(StrictSchema):
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,
-        metadata={"description": "the game's options (Toto21's conditions); see SPEC.md"},
+        metadata={"description": "the game's options, as SPEC.md states each game's"},
     )
     join = fields.Dict(
         keys=fields.String(),
         load_default=dict,
-        metadata={"description": 'the creator\'s seat_joined data (Kvitlach: {"buy_in": n})'},
+        metadata={
+            "description": "the creator's seat_joined data, as its game asks"
+        },
     )
 
 

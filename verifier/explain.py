@@ -18,7 +18,14 @@ from typing import Any
 from fairdeal import cards, randomness
 from fairdeal.errors import EventSchemaError, FairdealError
 from fairdeal.events import Event, SignedEvent
-from fairdeal.protocol import CARD_DEALT, ROUND_OPENED, ROUND_REVEALED, ROUND_SEALED, TABLE_CREATED
+from fairdeal.protocol import (
+    CARD_DEALT,
+    ROUND_OPENED,
+    ROUND_REVEALED,
+    ROUND_SEALED,
+    SERVER,
+    TABLE_CREATED,
+)
 from fairdeal.verifier.bundle import shape_problem
 from fairdeal.verifier.money import is_balances
 
@@ -159,7 +166,7 @@ def _cards(events: list[Event], deck: list[str]) -> dict[str, list[str]]:
 
 
 def _describe(event: Event) -> str:
-    who = "the server" if event.actor == "server" else event.actor.replace(":", " ")
+    who = "the server" if event.actor == SERVER else event.actor.replace(":", " ")
     data = event.data
     words = f"[{_when(event.time)}] {who}: {event.type.replace('_', ' ')}"
     shown = [f"{_json(k)}: {_shown(k, v)}" for k, v in data.items() if k not in _QUIET]

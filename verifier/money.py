@@ -10,6 +10,7 @@ the game modules: a settlement bug in the rules shows here too.
 from typing import Any, TypeGuard
 
 from fairdeal.events import Event, concerned_seat
+from fairdeal.protocol import SERVER
 from fairdeal.verifier.findings import Finding
 
 MONEY_IN = ("deposit", "buy_in")
@@ -84,7 +85,7 @@ def _amounts(data: Any, names: tuple[str, ...]) -> list[int]:
 
 def _account(event: Event) -> str:
     number = concerned_seat(event)
-    return "server" if number is None else f"seat:{number}"
+    return SERVER if number is None else f"seat:{number}"
 
 
 def _is_transfer(value: Any) -> bool:
