@@ -40,9 +40,7 @@ class CreateTableSchema(StrictSchema):
     join = fields.Dict(
         keys=fields.String(),
         load_default=dict,
-        metadata={
-            "description": "the creator's seat_joined data, as its game asks"
-        },
+        metadata={"description": "the creator's seat_joined data, as its game asks"},
     )
 
 

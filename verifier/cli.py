@@ -11,11 +11,14 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from fairdeal.verifier import sources
 from fairdeal.verifier.findings import Finding, Report
 from fairdeal.verifier.inputs import InputError
+
+if TYPE_CHECKING:  # explain is imported only when --explain asks for it
+    from fairdeal.verifier.explain import Story
 
 USAGE = 2
 _SHOWN = 50  # findings printed as text; --json lists every one
@@ -130,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return report.exit_status
 
 
-def _print(report: Report, story: Any, as_json: bool) -> None:
+def _print(report: Report, story: "Story", as_json: bool) -> None:
     """The report, and after it the story (the findings say first what to trust of it)."""
     if as_json:
         out = report.to_json()

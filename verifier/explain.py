@@ -37,8 +37,10 @@ _QUIET = {"commitment", "salt", "balances", "transfers", "server_seed", "cards"}
 _TIMES = {"deadline", "seed_deadline", "move_deadline", "game_deadline"}  # epoch milliseconds
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
+Story = str | dict[str, Any] | None  # a told round: text, or JSON for --json; None: nothing
 
-def explain(bundle: Any, as_json: bool = False) -> Any:
+
+def explain(bundle: Any, as_json: bool = False) -> "Story":
     """The story of the bundle's round (or of its table at rest): text, or a dict for
     --json; NOTHING_TO_TELL (None for --json) when nothing can be told."""
     events = _readable(bundle)

@@ -7,7 +7,7 @@ import io
 import os
 import sys
 from collections.abc import Iterator
-from typing import IO, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from fairdeal.note import Checkpoint
 from fairdeal.verifier import export, log
@@ -28,10 +28,13 @@ from fairdeal.verifier.inputs import (
 from fairdeal.verifier.progress import Progress
 from fairdeal.verifier.trust import Trust, load_trust
 
+if TYPE_CHECKING:  # explain is imported only when --explain asks for it
+    from fairdeal.verifier.explain import Story
+
 _NOTE_MARK = "\n\n\u2014 "  # a signed note's blank line, then its first signature line
 
 
-def run(args: argparse.Namespace) -> tuple[Report, Any]:
+def run(args: argparse.Namespace) -> tuple[Report, "Story"]:
     """The report for the command line's input, and the story if --explain asked for one."""
     trust = load_trust(args.key, args.origin)
     report = Report()
@@ -94,7 +97,7 @@ def _size(path: str) -> int | None:
 
 def _small(
     data: bytes, args: argparse.Namespace, trust: Trust, pinned: export.Pinned, report: Report
-) -> tuple[Report, Any]:
+) -> tuple[Report, "Story"]:
     start = data.lstrip()[:1]
     if not start:
         raise InputError("input.wrong_format", "the input is empty")
