@@ -7,6 +7,7 @@ several processes can share one database and each keeps its own cache.
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from fairdeal.api.errors import NotFoundError
 from fairdeal.api.storage import Reader
@@ -24,7 +25,7 @@ class Live:
     the table's last event: together they tell whether the table is at rest (SPEC 13.3).
     """
 
-    table: Table
+    table: Table[Any]
     current_round: str | None = None
     rounds_opened: int = 0
     in_round: bool = False

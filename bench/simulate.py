@@ -49,7 +49,7 @@ def set_up(
 class Played:
     """A round played: the table after it, its signed events, and the commands sent."""
 
-    table: Table
+    table: Table[Any]
     log: list[SignedEvent] = field(default_factory=list)
     commands: list[Command] = field(default_factory=list)
 
@@ -64,7 +64,7 @@ class Played:
 
 
 def play_round(
-    table: Table,
+    table: Table[Any],
     round_id: str,
     *,
     server_seed: bytes,
@@ -97,7 +97,7 @@ def play_round(
 
 
 def random_command(
-    table: Table,
+    table: Table[Any],
     seats: Sequence[int],
     *,
     secret: bytes,

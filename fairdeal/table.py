@@ -9,23 +9,25 @@ the verifier's steps (10) and (11) drive the same ``runs``.
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from fairdeal.canonical import json_text
 from fairdeal.errors import EventSchemaError, OptionsError, ReplayMismatchError
 from fairdeal.events import ChainHead, Draft, Event, SignedEvent, sign
 from fairdeal.frozen import make
-from fairdeal.games.base import AnyGame, Command
+from fairdeal.games.base import AnyGame, Command, Game
 from fairdeal.keys import Signer
 from fairdeal.protocol import SERVER, TABLE_CREATED
 
+S = TypeVar("S")
+
 
 @dataclass(frozen=True)
-class Table:
+class Table(Generic[S]):
     """A game's state and its chain head: everything the next command needs."""
 
-    game: AnyGame
-    state: Any
+    game: Game[S]
+    state: S
     head: ChainHead
 
 
@@ -34,8 +36,8 @@ def created_draft(game: AnyGame, raw_options: Mapping[str, Any]) -> Draft:
 
 
 def create(
-    game: AnyGame, table_id: str, raw_options: Mapping[str, Any], time: int, signer: Signer
-) -> tuple[Table, SignedEvent]:
+    game: Game[S], table_id: str, raw_options: Mapping[str, Any], time: int, signer: Signer
+) -> tuple[Table[S], SignedEvent]:
     """A new table: ``table_created`` at seq 0 with the game's name and full options."""
     draft = created_draft(game, raw_options)
     signed = sign(ChainHead(table_id).stamp(draft, time), signer)
@@ -44,8 +46,8 @@ def create(
 
 
 def execute(
-    table: Table, command: Command, secret: bytes | None, signer: Signer
-) -> tuple[Table, list[SignedEvent]]:
+    table: Table[S], command: Command, secret: bytes | None, signer: Signer
+) -> tuple[Table[S], list[SignedEvent]]:
     """Decide, stamp, sign and apply one command; nothing changes if the rules refuse it."""
     # Times never go back in a chain; decide at the time the events will carry, so a
     # replay that rebuilds the command from the first event decides the same way.

@@ -3,6 +3,7 @@
 (SPEC 6.3), with the seeds the chain reveals."""
 
 from collections.abc import Mapping
+from typing import Any
 
 from fairdeal.errors import EventSchemaError
 from fairdeal.events import ChainHead, Event
@@ -12,7 +13,7 @@ from fairdeal.table import Table, runs, started
 from fairdeal.verifier.rounds import revealed_seeds
 
 
-def replay(game_of: Mapping[str, AnyGame], events: list[Event]) -> Table:
+def replay(game_of: Mapping[str, AnyGame], events: list[Event]) -> Table[Any]:
     """Rounds not yet revealed replay without their seed: hidden cards stay unknown, so
     the rules refuse the runs that need the deck (IllegalActionError)."""
     if not events or events[0].type != TABLE_CREATED or events[0].seq != 0:
