@@ -111,13 +111,17 @@ def test_a_tampered_toy_bundle_fails_verification(toy_server: Server) -> None:
         client.verify_bundle(round_id, bundle)
 
 
-def test_the_verifier_replays_the_toy_rules_and_reports_a_forged_winner(toy: None) -> None:
+def _offline_bundle() -> dict[str, Any]:
+    """A round of the toy game played by the verifier tests' driver, signed, as a bundle."""
     driver = helpers.TableDriver(toy_game.NAME, "hc", {"stake": STAKE})
     for seat in toy_game.SEATS:
         driver.seat(seat, "seat_joined", {"buy_in": BUY_IN})
     driver.play_round()
-    honest = helpers.Log().add_all(driver).bundle(0)
-    trust = load_trust([helpers.VERIFIER_KEY])
+    return helpers.Log().add_all(driver).bundle(0)
+
+
+def test_the_verifier_replays_the_toy_rules_and_reports_a_forged_winner(toy: None) -> None:
+    honest, trust = _offline_bundle(), load_trust([helpers.VERIFIER_KEY])
     assert verify_bundle(honest, trust).verdict == "valid"
 
     def other_winner(events: list[dict[str, Any]]) -> None:
@@ -137,12 +141,7 @@ def test_the_verifier_follows_the_registry_as_it_is_now_not_as_it_was() -> None:
     unregistered since is of an unknown game, and valid again once the game is back."""
     register(toy_game.GAME)
     try:
-        driver = helpers.TableDriver(toy_game.NAME, "hc", {"stake": STAKE})
-        for seat in toy_game.SEATS:
-            driver.seat(seat, "seat_joined", {"buy_in": BUY_IN})
-        driver.play_round()
-        bundle = helpers.Log().add_all(driver).bundle(0)
-        trust = load_trust([helpers.VERIFIER_KEY])
+        bundle, trust = _offline_bundle(), load_trust([helpers.VERIFIER_KEY])
         assert verify_bundle(bundle, trust).verdict == "valid"
     finally:
         unregister(toy_game.NAME)
