@@ -1,10 +1,12 @@
 """The hot-path shortcuts equal the plain code they replace: an event's canonical bytes
 formatted around its data (hashed, stamped and parsed alike), the frozen-dataclass
 ``make`` and ``evolve``, the cached card salts, the reused JSON encoder, the block-at-a-time
-shuffle, and a command's events chained in one pass."""
+shuffle, a command's events chained in one pass, the cached Kvitlach hand totals, and hex
+read through ``bytes.fromhex``."""
 
 import dataclasses
 import hashlib
+import itertools
 import json
 import re
 from typing import Any
@@ -20,6 +22,7 @@ from fairdeal.events import Draft, Event, SignedEvent
 from fairdeal.frozen import evolve, make
 from fairdeal.games.base import Command, Decision, Run
 from fairdeal.games.dealing import Deck, RoundState, derive_deck, round_deck
+from fairdeal.games.kvitlach import hands as kvitlach_hands
 from fairdeal.games.kvitlach.state import Hand
 
 EVENT_TAG = b"fairdeal/v1/event\x00"
@@ -335,3 +338,38 @@ def test_a_client_seed_is_checked_as_printable_ascii_character_by_character(seed
     else:
         with pytest.raises(SeedError):
             randomness.check_client_seed(seed)
+
+
+_KVITLACH_CARDS = st.sampled_from([str(number) for number in range(1, 13)])
+
+
+@given(hand=st.lists(_KVITLACH_CARDS, max_size=8))
+def test_kvitlach_totals_cached_by_sorted_hand_are_the_totals_counted_afresh(
+    hand: list[str],
+) -> None:
+    """The cached ``_totals`` (keyed by the hand sorted) equals every way of counting the
+    hand's 12s as 12, 10 or 9, in the hand's own order."""
+    fixed = sum(int(card) for card in hand if card != "12")
+    choices = itertools.product((12, 10, 9), repeat=hand.count("12"))
+    assert kvitlach_hands.totals(hand) == {fixed + sum(values) for values in choices}
+    assert kvitlach_hands.totals(hand) == kvitlach_hands.totals(list(reversed(hand)))
+
+
+_HEXISH = st.text(alphabet="0123456789abcdefABCDEF \t\ng\u0660\uff10", max_size=10)
+
+
+@settings(max_examples=500)
+@given(
+    value=_HEXISH | st.binary(max_size=5).map(bytes.hex) | st.none() | st.integers(),
+    size=st.integers(0, 5),
+)
+def test_hex_read_by_fromhex_is_the_lowercase_hex_match(value: Any, size: int) -> None:
+    """``_hex`` reads through ``bytes.fromhex`` what a lowercase-hex pattern would accept."""
+    from fairdeal.events import _hex
+
+    plain = (
+        bytes.fromhex(value)
+        if isinstance(value, str) and len(value) == 2 * size and re.fullmatch(r"[0-9a-f]*", value)
+        else None
+    )
+    assert _hex(value, size) == plain

@@ -195,8 +195,8 @@ def _check_rounds(work: Work, start: _Start) -> frozenset[str]:
     each round finished, from the events alone; the rounds revealed."""
     rounds = RoundChecker(work.table, start.carried.deck_rules, start.seeds)
     rounds.finished = set(start.carried.finished)
-    for event, text in zip(start.events, start.texts, strict=True):
-        rounds.check(event, text)
+    for event in start.events:
+        rounds.check(event)
     rounds.finish(start.events[-1] if start.events else None)
     work.findings.extend(rounds.findings)
     return frozenset(rounds.finished)

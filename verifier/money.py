@@ -15,7 +15,6 @@ from fairdeal.verifier.findings import Finding
 
 MONEY_IN = ("deposit", "buy_in")
 MONEY_OUT = ("withdrawal",)
-_MOVES_MONEY = frozenset(("transfers", "balances", *MONEY_IN, *MONEY_OUT))
 
 
 class MoneyChecker:
@@ -31,8 +30,6 @@ class MoneyChecker:
 
     def check(self, event: Event) -> None:
         data = event.data
-        if _MOVES_MONEY.isdisjoint(data):
-            return  # most events: nothing below would read them
         moves_in = _amounts(data, MONEY_IN)
         moves_out = _amounts(data, MONEY_OUT)
         if "transfers" not in data and "balances" not in data and not moves_in + moves_out:

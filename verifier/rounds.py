@@ -27,7 +27,6 @@ from fairdeal.protocol import (
 from fairdeal.verifier.findings import Finding
 
 _FACES = {"up": "card", "down": "commitment", "blind": "commitment"}
-_SALT_MEMBER = '"salt":'
 
 
 @dataclass
@@ -43,7 +42,6 @@ class _Round:
     revealed: bool = False
     deck: tuple[str, ...] | None = None
     key: bytes = b""
-    salts: dict[int, bytes] = field(default_factory=dict)  # by position, once computed
 
 
 def revealed_seeds(events: Iterable[Event]) -> dict[str, bytes]:
@@ -74,8 +72,8 @@ class RoundChecker:
     def _find(self, code: str, event: Event, reason: str) -> None:
         self.findings.append(Finding(code, self.table, event.round, event.seq, reason))
 
-    def check(self, event: Event, data_text: str) -> None:
-        """One event, and ``data_text``, its data's canonical text."""
+    def check(self, event: Event) -> None:
+        """One event."""
         # (5) a timeout is stamped at or after the deadline it names
         if is_timeout(event.type):
             deadline = event.data.get("deadline")
@@ -93,7 +91,7 @@ class RoundChecker:
         if current.revealed:
             self._find("round.after_reveal", event, "a round event after the reveal")
             return
-        self._step(current, event, data_text)
+        self._step(current, event)
 
     def _open(self, event: Event) -> None:
         data, round_id = event.data, str(event.round)
@@ -129,12 +127,11 @@ class RoundChecker:
         if last is not None:
             self._close_current(last)
 
-    def _step(self, current: _Round, event: Event, data_text: str) -> None:
+    def _step(self, current: _Round, event: Event) -> None:
         handler = _HANDLERS.get(event.type)
         if handler is not None:
             handler(self, current, event)
-        # Any object with a member salt has "salt": in its canonical text (most data none)
-        if current.deck is not None and _SALT_MEMBER in data_text:
+        if current.deck is not None:
             for shown in _shown_cards(event.data):
                 self._check_shown(current, event, shown)
 
@@ -186,7 +183,6 @@ class RoundChecker:
         commitment = bytes.fromhex(current.commitment)
         rules = self.deck_rules
         current.key = randomness.shuffle_key(seed, current.id, commitment, client_seeds, rules)
-        current.salts.clear()  # a second seal (a finding) derives another key
         current.deck = tuple(randomness.shuffle(current.key, order))
 
     # (9) every dealt card
@@ -261,12 +257,8 @@ _HANDLERS = {
 
 
 def _salt(current: _Round, position: int) -> bytes:
-    """The card salt (3.8) of a position of the round's deck: a hidden card's is asked
-    again when the card is shown."""
-    salt = current.salts.get(position)
-    if salt is None:
-        salt = current.salts[position] = randomness.card_salt(current.key, position)
-    return salt
+    """The card salt (3.8) of a position of the round's deck."""
+    return randomness.card_salt(current.key, position)
 
 
 def _seed_problem(seed: str) -> str | None:

@@ -9,7 +9,6 @@ helpers from ``decide`` and ``apply`` and add their own rules around them.
 import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from fairdeal import cards, randomness
@@ -123,31 +122,17 @@ def round_deck(
 ) -> Deck:
     """The deck of a round: the shuffle key from the seal, then the shuffled canonical deck.
 
-    ``rules`` is the game's deck rules, {"game": name, "decks": n}.
+    ``rules`` is the game's deck rules, {"game": name, "decks": n}. ``RoundState.deck``
+    keeps the deck it derived, so a round derives its deck once.
     """
-    return _round_deck(server_seed, round_id, tuple(client_seeds), tuple(sorted(rules.items())))
-
-
-@lru_cache(maxsize=256)
-def _round_deck(
-    server_seed: bytes, round_id: str, client_seeds: tuple[str, ...], rules: tuple[Any, ...]
-) -> Deck:
-    # Cached: the rules ask for the deck at every step of a round, and it never changes.
     commitment = randomness.seed_commitment(server_seed)
-    as_dict = dict(rules)
-    key = randomness.shuffle_key(server_seed, round_id, commitment, client_seeds, as_dict)
-    return derive_deck(key, cards.canonical_deck(as_dict["game"], as_dict["decks"]))
+    key = randomness.shuffle_key(server_seed, round_id, commitment, client_seeds, rules)
+    return derive_deck(key, cards.canonical_deck(rules["game"], rules["decks"]))
 
 
 def check_secret(secret: bytes, commitment: str) -> None:
-    if not _commits_to(secret, commitment):
+    if not hmac.compare_digest(randomness.seed_commitment(secret).hex(), commitment):
         raise IllegalActionError("the server seed does not match the round's commitment")
-
-
-@lru_cache(maxsize=256)
-def _commits_to(secret: bytes, commitment: str) -> bool:
-    # Cached (hot: with the deck's memo): a round's moves check its seed again.
-    return hmac.compare_digest(randomness.seed_commitment(secret).hex(), commitment)
 
 
 # Drafts. Each returns the event the game logs; the games decide when.

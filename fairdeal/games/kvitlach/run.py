@@ -3,11 +3,6 @@ sees the state it leaves (one rules path for service and verifier); and the deck
 from.
 """
 
-from collections.abc import Mapping
-from functools import cache
-from types import MappingProxyType
-from typing import Any
-
 from fairdeal.events import Draft
 from fairdeal.games import base, dealing
 from fairdeal.games.base import deck_rules
@@ -38,13 +33,7 @@ class Run(base.Run[State]):
 
 def deck_of(state: State, secret: bytes | None) -> dealing.Deck:
     assert state.round is not None
-    return state.round.deck(secret, _deck_rules(state.options.decks))
-
-
-@cache
-def _deck_rules(decks: int) -> Mapping[str, Any]:
-    # Asked for at nearly every move: one read-only copy per number of decks.
-    return MappingProxyType(deck_rules(NAME, decks))
+    return state.round.deck(secret, deck_rules(NAME, state.options.decks))
 
 
 def deck_left(state: State) -> bool:

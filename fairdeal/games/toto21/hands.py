@@ -6,7 +6,6 @@ the hand). Over 21 loses; a tie goes to the dealer.
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 LIMIT = 21
 _VALUES = {"J": 2, "Q": 3, "K": 4, "A": 11}
@@ -33,12 +32,6 @@ def value(card: str) -> int:
 
 def total(hand: Sequence[str]) -> int:
     """Best total: each ace counts 11 unless that busts the hand, then 1."""
-    return _total(tuple(hand))
-
-
-@lru_cache(maxsize=4096)
-def _total(hand: tuple[str, ...]) -> int:
-    # Cached: the rules total the same hands at every move and again at the showdown.
     best = sum(value(card) for card in hand)
     aces = sum(1 for card in hand if rank(card) == "A")
     while best > LIMIT and aces:
