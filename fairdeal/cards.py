@@ -10,6 +10,8 @@ The decks are here, apart from the games, because the verifier's own check of th
 shuffle (SPEC 7, step 8) reads them without the game modules.
 """
 
+from collections.abc import Mapping
+
 TOTO21_RANKS = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
 TOTO21_SUITS = ("C", "D", "H", "S")
 
@@ -47,15 +49,17 @@ def canonical_deck(game: str, decks: int) -> tuple[str, ...]:
     return order
 
 
-def add_deck(game: str, decks: int, order: tuple[str, ...]) -> None:
-    """Make a registered game's deck known (``games.register``); a deck already known must
-    be given in the same order."""
-    known = _DECKS.setdefault((game, decks), tuple(order))
-    if known != tuple(order):
-        raise ValueError(f"the deck ({game!r}, {decks}) is already known, in another order")
+def add_decks(game: str, orders: Mapping[int, tuple[str, ...]]) -> None:
+    """Make a registered game's decks known (``games.register``), by number of decks; a
+    deck already known must be given in the same order, else none is added."""
+    for decks, order in orders.items():
+        known = _DECKS.get((game, decks))
+        if known is not None and known != tuple(order):
+            raise ValueError(f"the deck ({game!r}, {decks}) is already known, in another order")
+    _DECKS.update({(game, decks): tuple(order) for decks, order in orders.items()})
 
 
 def remove_deck(game: str, decks: int) -> None:
-    """Forget a deck ``add_deck`` added (``games.unregister``); the built-in ones stay."""
+    """Forget a deck ``add_decks`` added (``games.unregister``); the built-in ones stay."""
     if (game, decks) not in _BUILT_IN:
         _DECKS.pop((game, decks), None)

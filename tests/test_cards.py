@@ -4,6 +4,7 @@ from collections import Counter
 
 import pytest
 
+from fairdeal import cards
 from fairdeal.cards import kvitlach_deck, toto21_deck
 from fairdeal.games.kvitlach.hands import is_framed
 from fairdeal.games.kvitlach.hands import number as kvitlach_number
@@ -144,3 +145,13 @@ def test_kvitlach_cards_are_recognised(card: str) -> None:
 @pytest.mark.parametrize("card", ["0", "13", "01", " 1", "1.0", "AS", ""])
 def test_non_kvitlach_codes_are_not_kvitlach_cards(card: str) -> None:
     assert not is_kvitlach_card(card)
+
+
+def test_a_known_deck_in_another_order_is_refused_and_no_deck_of_the_call_added() -> None:
+    shuffled = tuple(reversed(cards.kvitlach_deck(2)))
+    with pytest.raises(ValueError, match="another order"):
+        cards.add_decks("kvitlach", {3: ("1", "2"), 2: shuffled})
+    with pytest.raises(ValueError, match="no deck"):
+        cards.canonical_deck("kvitlach", 3)
+    cards.add_decks("kvitlach", {1: cards.kvitlach_deck(1)})  # the same order: nothing new
+    assert cards.canonical_deck("kvitlach", 1) == cards.kvitlach_deck(1)

@@ -41,6 +41,5 @@ def _load_built_in() -> None:
 
 
 def _add(game: AnyGame) -> None:
-    for decks, order in game.decks.items():
-        cards.add_deck(game.name, decks, order)  # the built-in ones: checked, as cards has them
+    cards.add_decks(game.name, game.decks)  # the built-in ones: checked, as cards has them
     _GAMES[game.name] = game
