@@ -15,6 +15,7 @@ from typing import Any
 
 from fairdeal.errors import EventSchemaError, FairdealError, GameError, ReplayMismatchError
 from fairdeal.events import Event
+from fairdeal.games import registry
 from fairdeal.games.base import AnyGame
 from fairdeal.protocol import SERVER
 from fairdeal.table import runs, started
@@ -32,8 +33,6 @@ class Replayed:
 def start(created: Event, data_text: str) -> tuple[Replayed | None, Finding | None]:
     """The table as ``table_created`` makes it: a known game and options in full form.
     ``data_text`` is its data's canonical text."""
-    from fairdeal.games import registry
-
     name = created.data.get("game")
     replayed, problem = _start(registry().get(name) if isinstance(name, str) else None, data_text)
     if problem is None:
