@@ -36,7 +36,7 @@ from typing import Any, TypedDict
 
 from fairdeal import randomness
 from fairdeal.errors import FairdealError, HashMismatchError, SignatureError
-from fairdeal.events import ChainHead, SignedEvent, seat_actor
+from fairdeal.events import ChainHead, Event, SignedEvent, seat_actor
 from fairdeal.keys import KeySet, load_public_key
 from fairdeal.protocol import (
     CARD_DEALT,
@@ -46,6 +46,7 @@ from fairdeal.protocol import (
     ROUND_OPENED,
     SEAT_JOINED,
     SERVER,
+    TABLE_STATE,
 )
 from fairdeal.verifier import Report, Trust, load_trust, verify_bundle
 
@@ -534,7 +535,7 @@ class SeatClient:
             path, {}, ROUND_OPENED, idempotency_key=idempotency_key
         )
         round_id = str(reply["round_id"])
-        opened = SignedEvent.from_json(reply["events"][0]).event  # checked by _send
+        opened = _recorded(reply["events"])  # checked by _send
         if opened.round != round_id or opened.data.get("commitment") != reply["commitment"]:
             raise ReceiptMismatchError("the round's id or commitment is not the one logged")
         return round_id
@@ -632,9 +633,17 @@ def _receipt_error(error: FairdealError, message: str) -> ReceiptError:
     return ReceiptChainError(message)
 
 
+def _recorded(receipts: list[dict[str, Any]]) -> Event:
+    """The receipt that records the request: the first but a table_state."""
+    events = (SignedEvent.from_json(raw).event for raw in receipts)
+    return next(event for event in events if event.type != TABLE_STATE)
+
+
 def _expect(signed: list[SignedEvent], kind: str, actor: str, round_id: str | None = None) -> None:
-    """The first receipt records the request: its type, its actor and (if named) its round."""
-    first = signed[0].event if signed else None
+    """The first receipt records the request (after the table_state the engine logs first
+    at rest, SPEC 6.6): its type, its actor and (if named) its round."""
+    own = [s.event for s in signed if s.event.type != TABLE_STATE]
+    first = own[0] if own else None
     if first is None or (first.type, first.actor) != (kind, actor):
         raise ReceiptMismatchError(f"the reply has no receipt of {kind} by {actor}")
     if round_id is not None and first.round != round_id:

@@ -14,7 +14,7 @@ from fairdeal.api.storage import Reader
 from fairdeal.events import ChainHead, SignedEvent
 from fairdeal.games.base import AnyGame
 from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, TABLE_CREATED
-from fairdeal.table import Table
+from fairdeal.table import Table, follow
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,4 @@ class LiveTables:
             game = self.games[event.data["game"]]
             head = ChainHead(event.table).advance(event, signed.hash)
             return Live(Table(game, game.new(event.data["options"]), head))
-        table = live.table
-        state = table.game.apply(table.state, event)
-        advanced = Table(table.game, state, table.head.advance(event, signed.hash))
-        return replace(live, table=advanced).followed(signed)
+        return replace(live, table=follow(live.table, event, signed.hash)).followed(signed)

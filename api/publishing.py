@@ -14,6 +14,7 @@ from fairdeal.api.storage import HeadRow, Reader, RoundRow, Store
 from fairdeal.api.transparency import TransparencyLog
 from fairdeal.bundle import LogEntry, make_bundle
 from fairdeal.keys import public_key_pem
+from fairdeal.protocol import TABLE_STATE
 
 
 class Publisher:
@@ -142,13 +143,9 @@ class Publisher:
         return row
 
     def _bundle(self, txn: Reader, head: HeadRow) -> dict[str, Any]:
-        """The table's chain up to the head, with the head's place in the log."""
-        if head.round_id is None:
-            last = head.seq
-        else:
-            last = txn.round_last_seq(head.table_id, head.round_id)
-        assert last is not None
-        events = txn.events_through(head.table_id, last)
+        """The head's events from where the table's previous head left it, with the
+        head's place in the log (SPEC 13.1)."""
+        events = txn.events_between(head.table_id, _first_seq(txn, head), _seq_of(txn, head))
         checkpoint = txn.latest_checkpoint()  # read first: the tree is then at least as new
         tree = self.log.tree(txn)
         assert checkpoint is not None and checkpoint.size > head.leaf_index
@@ -164,6 +161,24 @@ class Publisher:
         )
         keys = self.key_list()["keys"]
         return make_bundle(head.table_id, head.round_id, events, keys, entry)
+
+
+def _seq_of(txn: Reader, head: HeadRow) -> int:
+    if head.round_id is None:
+        assert head.seq is not None  # a table's head
+        return head.seq
+    last = txn.round_last_seq(head.table_id, head.round_id)
+    assert last is not None  # a round in the log has its reveal
+    return last
+
+
+def _first_seq(txn: Reader, head: HeadRow) -> int:
+    """Where a head's bundle starts: at the table_state logged right after the table's
+    previous head, or at seq 0 (the table's first head, or a table that had no
+    table_state yet)."""
+    previous = txn.previous_head(head.table_id, head.leaf_index)
+    after = _seq_of(txn, previous) + 1 if previous is not None else 0
+    return after if txn.event_type(head.table_id, after) == TABLE_STATE else 0
 
 
 def known_round(txn: Reader, round_id: str) -> RoundRow:

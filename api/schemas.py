@@ -8,6 +8,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from fairdeal import bundle
 from fairdeal.api import ids
 from fairdeal.games import registry
 
@@ -258,7 +259,7 @@ class BundleLogSchema(StrictSchema):
 class BundleSchema(Schema):
     """Everything needed to verify one leaf of the log offline (SPEC 13.1)."""
 
-    format = fields.String(required=True, validate=validate.Equal("fairdeal-bundle/1"))
+    format = fields.String(required=True, validate=validate.Equal(bundle.FORMAT))
     table_id = fields.String(required=True)
     round_id = fields.String(
         required=True, allow_none=True, metadata={"description": "null for a table's head"}
@@ -266,7 +267,10 @@ class BundleSchema(Schema):
     events = fields.List(
         fields.Dict(),
         required=True,
-        metadata={"description": "the table's signed chain from seq 0 through the head"},
+        metadata={
+            "description": "the table's signed events through the head: from the table_state"
+            " logged right after the table's previous head, or from table_created (seq 0)"
+        },
     )
     keys = fields.List(fields.Nested(BundleKeySchema), required=True)
     log = fields.Nested(BundleLogSchema, required=True)

@@ -115,10 +115,10 @@ def random_command(
     if not choices:
         return None
     seat, kind = rng.choice(choices)
-    return Command(kind, seat_actor(seat), now, _data_for(kind, rng), round_id)
+    return Command(kind, seat_actor(seat), now, data_for(kind, rng), round_id)
 
 
-def _data_for(kind: str, rng: random.Random) -> dict[str, Any]:
+def data_for(kind: str, rng: random.Random) -> dict[str, Any]:
     if kind == "client_seed":
         return {"seed": f"bot-{rng.getrandbits(64):016x}"}
     if kind == "bet":

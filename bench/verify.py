@@ -81,7 +81,7 @@ def play_table(
     table, log = set_up(registry()[game], table_id, options, _seating(game), signer=SIGNER, now=T0)
     seats = [0, 1] if game == "toto21" else [0, 1, 2]
     for number in range(rounds):
-        round_id = f"{table_id}.r{number}"
+        round_id = f"{table_id}.{number + 1}"
         seed = hashlib.sha256(round_id.encode()).digest()
         try:
             played = play_round(table, round_id, server_seed=seed, seats=seats, rng=rng,

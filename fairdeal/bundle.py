@@ -2,17 +2,21 @@
 
 A head is a finished round's ``round_revealed`` (the bundle names the round) or a
 table's last event when the table is at rest, no round open (``round_id`` null). A
-bundle holds the table's signed chain from ``table_created`` up to and including the
-head (the whole prefix, so that balances, scores and the banker can be replayed from
-the start), the public keys, and the head's place in the transparency log: its leaf
-index, an inclusion proof and the signed checkpoint.
+bundle holds the table's signed events up to and including the head, from the
+``table_state`` logged right after the table's previous head (the table at rest, from
+which balances, scores and the banker are replayed), or from ``table_created`` for a
+table's first head and for heads logged before the table had any ``table_state``; then
+the public keys, and the head's place in the transparency log: its leaf index, an
+inclusion proof and the signed checkpoint (SPEC 13.1).
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-FORMAT = "fairdeal-bundle/1"
+FORMAT = "fairdeal-bundle/2"
+# The first format: events always from table_created (SPEC 13.1); still verified.
+FORMATS = ("fairdeal-bundle/1", FORMAT)
 
 
 @dataclass(frozen=True)

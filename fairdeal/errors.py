@@ -115,3 +115,8 @@ class ReplayMismatchError(EventError):
 
     def __str__(self) -> str:
         return f"seq {self.seq}: {self.reason}"
+
+
+class StateMismatchError(ReplayMismatchError):
+    """A ``table_state`` whose data are not the table the events before it leave (SPEC
+    6.6): a snapshot that lies about balances, seats or the banker."""

@@ -14,6 +14,8 @@ SEAT_JOINED = "seat_joined"
 SEAT_LEFT = "seat_left"
 JOINER_ACCEPTED = "joiner_accepted"
 JOINER_REJECTED = "joiner_rejected"
+# The table at rest, logged by the engine before a run that starts at rest (SPEC 6.6).
+TABLE_STATE = "table_state"
 
 # The round protocol every game uses (SPEC 6.4), in the order a round logs them.
 ROUND_OPENED = "round_opened"

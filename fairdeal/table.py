@@ -2,24 +2,73 @@
 
 ``execute`` is the one path by which anything happens at a table:
 command -> game.decide -> drafts -> stamp into the chain -> sign -> game.apply.
-``replay`` runs the same game functions over a logged chain and checks that every
+``runs`` runs the same game functions over a logged chain and checks that every
 run of events is exactly what ``decide`` gives for the command its first event records;
-the verifier's steps (10) and (11) drive the same ``runs``.
+the verifier's steps (10) and (11) drive it.
+
+Before a run that starts at rest (no round open), the engine logs the table's state in
+a ``table_state`` event of its own (SPEC 6.6), unless the last event is already one (or
+``table_created``): a verifier can start a table's replay at any such event instead of
+at its first (``started_at``), and ``runs`` checks each one it meets.
 """
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from fairdeal.canonical import json_text
-from fairdeal.errors import EventSchemaError, OptionsError, ReplayMismatchError
+from fairdeal.errors import (
+    EventSchemaError,
+    IllegalActionError,
+    OptionsError,
+    ReplayMismatchError,
+    StateMismatchError,
+)
 from fairdeal.events import ChainHead, Draft, Event, SignedEvent, sign
 from fairdeal.frozen import make
 from fairdeal.games.base import AnyGame, Command, Game
 from fairdeal.keys import Signer
-from fairdeal.protocol import SERVER, TABLE_CREATED
+from fairdeal.protocol import (
+    ROUND_OPENED,
+    ROUND_REVEALED,
+    SERVER,
+    TABLE_CREATED,
+    TABLE_STATE,
+)
 
 S = TypeVar("S")
+
+# Where a table stands for SPEC 6.6: at rest just after table_created or table_state (no
+# snapshot due), at rest after another run (a table_state comes first), or in a round.
+FRESH, RESTING, PLAYING = "fresh", "resting", "playing"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a table stands, and whether its chain has logged a table_state: from then on
+    every run that starts at rest must follow one (a chain of the first format has none)."""
+
+    phase: str = FRESH
+    bounded: bool = False
+
+    def after(self, types: Iterable[str]) -> "Standing":
+        """Where the table stands after events of these types, in order."""
+        phase, bounded = self.phase, self.bounded
+        for kind in types:
+            if kind == ROUND_OPENED:
+                phase = PLAYING
+            elif kind == ROUND_REVEALED:
+                phase = RESTING
+            elif kind == TABLE_STATE:
+                phase, bounded = FRESH, True
+            elif phase == FRESH:
+                phase = RESTING
+        if phase == self.phase and bounded == self.bounded:
+            return self
+        return Standing(phase, bounded)
+
+
+CREATED = Standing()  # a table just created
 
 
 @dataclass(frozen=True)
@@ -29,6 +78,16 @@ class Table(Generic[S]):
     game: Game[S]
     state: S
     head: ChainHead
+    standing: Standing = CREATED
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A table as a replay has it so far: its game, its state and where it stands."""
+
+    game: AnyGame
+    state: Any
+    standing: Standing = CREATED
 
 
 def created_draft(game: AnyGame, raw_options: Mapping[str, Any]) -> Draft:
@@ -48,14 +107,65 @@ def create(
 def execute(
     table: Table[S], command: Command, secret: bytes | None, signer: Signer
 ) -> tuple[Table[S], list[SignedEvent]]:
-    """Decide, stamp, sign and apply one command; nothing changes if the rules refuse it."""
+    """Decide, stamp, sign and apply one command, after the table's state if it is due
+    (SPEC 6.6); nothing changes if the rules refuse the command."""
+    if command.type in (TABLE_STATE, TABLE_CREATED):
+        raise IllegalActionError(f"{command.type} is logged by the engine alone")
     # Times never go back in a chain; decide at the time the events will carry, so a
     # replay that rebuilds the command from the first event decides the same way.
     if command.time < table.head.time:
         command = replace(command, time=table.head.time)
+    receipts: list[SignedEvent] = []
+    if table.standing.phase == RESTING:
+        table, receipts = _log_state(table, command.time, signer)
     decision = table.game.step(table.state, command, secret)
-    head, receipts = table.head.extend(decision.drafts, command.time, signer)
-    return make(Table, {"game": table.game, "state": decision.state, "head": head}), receipts
+    head, signed = table.head.extend(decision.drafts, command.time, signer)
+    standing = table.standing.after([draft.type for draft in decision.drafts])
+    values = {"game": table.game, "state": decision.state, "head": head, "standing": standing}
+    return make(Table, values), receipts + signed
+
+
+def _log_state(table: Table[S], time: int, signer: Signer) -> tuple[Table[S], list[SignedEvent]]:
+    """The table after its ``table_state``. The state goes on as it is: the snapshot's
+    restored state decides every later command alike (the game's contract), and this one
+    keeps what views show of the last round."""
+    draft = state_draft(table.game, table.state)
+    if draft is None:
+        raise IllegalActionError("the game has a round open where the engine has none")
+    head, signed = table.head.extend([draft], time, signer)
+    return Table(table.game, table.state, head, table.standing.after([TABLE_STATE])), signed
+
+
+def state_draft(game: Game[S], state: S) -> Draft | None:
+    """The ``table_state`` that logs ``state`` at rest: the game's name and its snapshot
+    (None while a round is open)."""
+    members = game.snapshot(state)
+    return None if members is None else Draft(TABLE_STATE, SERVER, {"game": game.name, **members})
+
+
+def restored(game: Game[S], data: Mapping[str, Any]) -> S:
+    """The state a ``table_state``'s data describe, if they are exactly what the game's
+    snapshot of that state would log (SPEC 6.6): options in full form, and every member
+    as the game writes it. Raises EventSchemaError or OptionsError."""
+    members = {key: value for key, value in data.items() if key != "game"}
+    options = members.get("options")
+    if data.get("game") != game.name or not isinstance(options, dict):
+        raise EventSchemaError("table_state names another game or has no options")
+    if json_text(game.options(options)) != json_text(options):
+        raise OptionsError("options are not in their full form")
+    state = game.restore(members)
+    again = state_draft(game, state)
+    if again is None or json_text(again.data) != json_text(data):
+        raise EventSchemaError("table_state is not a table at rest as the game logs it")
+    return state
+
+
+def follow(table: Table[S], event: Event, event_hash: bytes) -> Table[S]:
+    """The table after one more event of its own log, trusted (the service's cache), as
+    ``execute`` leaves it: a table_state changes nothing but where the table stands."""
+    state = table.state if event.type == TABLE_STATE else table.game.apply(table.state, event)
+    head = table.head.advance(event, event_hash)
+    return Table(table.game, state, head, table.standing.after([event.type]))
 
 
 def started(game_of: Mapping[str, AnyGame], data: Mapping[str, Any]) -> tuple[AnyGame, Any]:
@@ -70,30 +180,59 @@ def started(game_of: Mapping[str, AnyGame], data: Mapping[str, Any]) -> tuple[An
     return game, game.new(options)
 
 
+def started_at(game_of: Mapping[str, AnyGame], data: Mapping[str, Any]) -> tuple[AnyGame, Any]:
+    """The game a ``table_state``'s data name, and the state they restore (SPEC 6.6)."""
+    game = game_of.get(data.get("game", ""))
+    if game is None:
+        raise EventSchemaError("table_state names no known game")
+    return game, restored(game, data)
+
+
 def runs(
-    game: AnyGame,
-    state: Any,
+    table: Replayed,
     events: Sequence[Event],
     seeds: Mapping[str, bytes],
     texts: Sequence[str | None] | None = None,
-) -> Iterator[tuple[int, Any]]:
-    """Replay ``events`` (none of them table_created) from ``state``, run by run (SPEC
-    6.3): after each run, once it is checked, the index of the event after it and the
-    state it leaves. ``texts`` are the events' data as canonical text, when the caller
-    has them (``Event.parse`` gives them). A command the rules refuse raises their
-    GameError as is; a run that is not exactly the rules' drafts, ReplayMismatchError."""
+) -> Iterator[tuple[int, Replayed]]:
+    """Replay ``events`` (none of them table_created) from ``table``, run by run (SPEC
+    6.3, 6.6): after each run, once it is checked, the index of the event after it and
+    the table it leaves. ``texts`` are the events' data as canonical text, when the
+    caller has them (``Event.parse`` gives them). A command the rules refuse raises their
+    GameError as is; a run that is not exactly the rules' drafts, ReplayMismatchError
+    (StateMismatchError for a table_state)."""
+    game, state, standing = table.game, table.state, table.standing
     index = 0
     while index < len(events):
         first = events[index]
-        decision = game.step(state, Command.of(first), seeds.get(first.round or ""))
-        if not decision.drafts:
-            raise ReplayMismatchError(first.seq, "the rules record nothing here")
-        end = index + len(decision.drafts)  # not all the rest: that is O(n^2) in all
-        logged = texts[index:end] if texts is not None else [None] * (end - index)
-        _check_run(events[index:end], logged, decision.drafts)
-        # Every logged event equals its draft, so the decided state is the logged one.
-        index, state = end, decision.state
-        yield index, state
+        text = texts[index] if texts is not None else None
+        if first.type == TABLE_STATE:
+            _check_state(game, state, first, text)  # the state goes on as execute's does
+            end = index + 1
+            standing = standing.after([TABLE_STATE])
+        else:
+            if standing.bounded and standing.phase == RESTING:
+                reason = f"the rules give table_state before {first.type} here"
+                raise ReplayMismatchError(first.seq, reason)
+            decision = game.step(state, Command.of(first), seeds.get(first.round or ""))
+            if not decision.drafts:
+                raise ReplayMismatchError(first.seq, "the rules record nothing here")
+            end = index + len(decision.drafts)  # not all the rest: that is O(n^2) in all
+            logged = texts[index:end] if texts is not None else [None] * (end - index)
+            _check_run(events[index:end], logged, decision.drafts)
+            # Every logged event equals its draft, so the decided state is the logged one.
+            state = decision.state
+            standing = standing.after([draft.type for draft in decision.drafts])
+        index = end
+        yield index, Replayed(game, state, standing)
+
+
+def _check_state(game: AnyGame, state: Any, event: Event, text: str | None) -> None:
+    """A logged ``table_state`` must be the snapshot of ``state``, the table at rest."""
+    draft = state_draft(game, state)
+    if draft is None:
+        raise ReplayMismatchError(event.seq, "a table_state while a round is open")
+    if not records(event, draft, text):
+        raise StateMismatchError(event.seq, _with_data("not the table at rest", event, draft))
 
 
 def _check_run(

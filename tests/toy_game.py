@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from fairdeal.errors import IllegalActionError, OptionsError, OutOfTurnError
+from fairdeal.errors import EventSchemaError, IllegalActionError, OptionsError, OutOfTurnError
 from fairdeal.events import Draft, Event, actor_seat, seat_actor
 from fairdeal.games import dealing, money
 from fairdeal.games.base import Command, Decision, Logged, Plugin, Run, deck_rules, record
@@ -205,6 +205,29 @@ def due(state: State, now: int) -> Command | None:
     return Command(SEED_TIMEOUT, SERVER, now, data, current.round_id)
 
 
+# at rest
+
+
+def snapshot(state: State) -> dict[str, Any] | None:
+    if state.in_round():
+        return None
+    members = {"seats": list(state.seats), "balances": dict(state.balances)}
+    return {"options": state.options.to_json(), **members, "rounds": state.rounds}
+
+
+def restore(members: Mapping[str, Any]) -> State:
+    if set(members) != {"options", "seats", "balances", "rounds"}:
+        raise EventSchemaError("a highcard snapshot has options, seats, balances and rounds")
+    seats, balances, rounds = members["seats"], members["balances"], members["rounds"]
+    if not (isinstance(seats, list) and all(type(s) is int for s in seats)):
+        raise EventSchemaError("seats is a list of seat numbers")
+    if not (isinstance(balances, dict) and all(type(v) is int for v in balances.values())):
+        raise EventSchemaError("balances map accounts to integers")
+    if type(rounds) is not int:
+        raise EventSchemaError("rounds is an integer")
+    return State(parse(members["options"]), tuple(seats), dict(balances), rounds)
+
+
 GAME: Plugin[State, Options] = Plugin(
     name=NAME,
     decks={1: DECK},
@@ -215,4 +238,6 @@ GAME: Plugin[State, Options] = Plugin(
     legal_actions=legal_actions,
     view_for=view_for,
     due=due,
+    snapshot=snapshot,
+    restore=restore,
 )

@@ -10,24 +10,31 @@
   (15)(16) the head's inclusion under the bundle's own signed checkpoint         [log]
 
 Steps (5)-(14) run only on a chain that passed (1)-(3): without one chain there is
-nothing to replay. An export checks (15)-(17) across bundles as well (export.py), and
-checks a table's later bundle from where its earlier one ended (resume.py): ``since``.
+nothing to replay. A bundle starts at table_created, or at a table_state (the second
+format), from which the replay, the balances and the rounds start. An export checks
+(15)-(17) across bundles as well (export.py): a bundle that starts at a table_state must
+start where the table's previous bundle ended, with the state its replay ended in
+(``Link``); one that repeats the table's events from seq 0 is checked from where the
+earlier one ended (resume.py): ``since``.
 """
 
-from dataclasses import dataclass, field
+import hashlib
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from fairdeal.bundle import FORMAT
+from fairdeal.bundle import FORMAT, FORMATS
+from fairdeal.canonical import json_text
 from fairdeal.events import Event, SignedEvent
 from fairdeal.note import Checkpoint
-from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, is_hex64
+from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, TABLE_STATE, is_hex64
+from fairdeal.table import Replayed, state_draft
 from fairdeal.verifier import log, rules
 from fairdeal.verifier.chain import ChainChecker, Head
 from fairdeal.verifier.findings import Finding
 from fairdeal.verifier.inputs import LIMITS, server_said
-from fairdeal.verifier.money import MoneyChecker
-from fairdeal.verifier.rounds import RoundChecker, revealed_seeds
+from fairdeal.verifier.money import MoneyChecker, is_balances
+from fairdeal.verifier.rounds import RoundChecker, is_snapshot, revealed_seeds
 from fairdeal.verifier.trust import Trust
 
 _BUNDLE_KEYS = {"format", "table_id", "round_id", "events", "keys", "log"}
@@ -49,17 +56,31 @@ class Carried:
     deck_rules: dict[str, Any]  # (8) from table_created
     balances: dict[str, int]  # (12) as the last money event states them
     finished: frozenset[str]  # (3) round ids revealed, never to be used again
-    replayed: rules.Replayed | None  # (10) (11) None: the rules cannot start the table
+    replayed: Replayed | None  # (10) (11) None: the rules cannot start the table
 
 
 @dataclass(frozen=True)
 class Verified:
     """A table verified through the end of a bundle that passed every step."""
 
-    length: int  # of its events, from seq 0
+    length: int  # the seq after its last event: its events from seq 0
     head: Head
     table: Carried
-    heads: tuple[tuple[int, bytes], ...]  # (seq, hash) of every event that leaves no round open
+    heads: tuple[tuple[int, bytes], ...]  # (seq, hash) of its last event that leaves no round open
+
+
+@dataclass(frozen=True)
+class Link:
+    """Where a bundle joins its table's chain (an export checks that consecutive bundles
+    of a table join): at its start, the table_state it starts at (its seq, the hash it
+    links to, its time, the SHA-256 of its data's canonical text); at its end, its head
+    (seq, hash, time) and the digest the next table_state's data must have: the snapshot
+    of the state the bundle's replay ends in (None when the replay failed)."""
+
+    seq: int
+    hash: str
+    time: int
+    state: bytes | None
 
 
 @dataclass(frozen=True)
@@ -87,6 +108,8 @@ class Result:
     heads: tuple[tuple[int, bytes], ...] = ()
     line: int = 0
     colons: int | None = None  # of its JSON text as read, when the export counted them
+    start: Link | None = None  # its table_state, when it starts at one
+    end: Link | None = None  # its head, when its chain is intact
 
 
 @dataclass
@@ -124,10 +147,13 @@ def check(obj: Any, trust: Trust, context: Context | None = None) -> Checked:
     if problem is not None:
         return Checked(_not_a_bundle(obj, problem, context.line), None, None)
     work = Work(obj["table_id"], obj["round_id"], context.since)
-    chain = _check_signed_events(work, obj["events"], trust, context)  # (1)-(5)
+    opening = obj["format"] == FORMAT  # the second format may start at a table_state
+    chain = _check_signed_events(work, obj["events"], trust, context, opening)  # (1)-(5)
     table = _check_table(work) if chain.intact else None  # (5)-(14)
     head, checkpoint = _check_log(work, obj["log"], trust, context.checkpoints)  # (15) (16)
     result = _result(work, obj, head, checkpoint, context.line)
+    if chain.intact and work.since is None:
+        result = _linked(result, work, table)
     return Checked(result, _verified(work, chain.head, table), work)
 
 
@@ -135,17 +161,33 @@ def _verified(work: Work, head: Head, table: Carried | None) -> Verified | None:
     """The table through this bundle, if it passed every step."""
     if table is None or table.replayed is None or work.findings:
         return None
-    length = (work.since.length if work.since else 0) + len(work.signed)
-    return Verified(length, head, table, work.heads)
+    return Verified(head.next_seq, head, table, work.heads[-1:])
+
+
+def _linked(result: Result, work: Work, table: Carried | None) -> Result:
+    """``result`` with where its intact chain joins the table's (``Link``)."""
+    first, last = work.events[0], work.events[-1]
+    start = None
+    if first.type == TABLE_STATE:
+        start = Link(first.seq, first.prev, first.time, _digest(work.texts[0]))
+    replayed = table.replayed if table is not None else None
+    draft = state_draft(replayed.game, replayed.state) if replayed is not None else None
+    after = _digest(json_text(draft.data)) if draft is not None else None
+    end = Link(last.seq, work.digests[-1].hex(), last.time, after)
+    return replace(result, start=start, end=end)
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode()).digest()
 
 
 def _check_signed_events(
-    work: Work, raw_events: list[Any], trust: Trust, context: Context
+    work: Work, raw_events: list[Any], trust: Trust, context: Context, opening: bool
 ) -> ChainChecker:
-    """(1)-(5) each signed event against the chain head before it, from seq 0 or from
-    where ``since`` ended."""
+    """(1)-(5) each signed event against the chain head before it: from seq 0 (or, in
+    the second format, from a table_state), or from where ``since`` ended."""
     since = context.since
-    chain = ChainChecker(work.table, trust.key_set, since.head if since else None)
+    chain = ChainChecker(work.table, trust.key_set, since.head if since else None, opening)
     start = since.length if since else 0
     for signed, digest, text in chain.check(raw_events[start:], context.duplicates):
         work.signed.append(signed)
@@ -178,22 +220,35 @@ def _check_table(work: Work) -> Carried:
 
 
 def _start_of(work: Work) -> _Start:
+    """From where ``since`` ended, or from the bundle's first event: table_created, or
+    a table_state (the balances it states; (1) its data's shape)."""
     if work.since is not None:
         events, texts = work.events, work.texts
         return _Start(work.since.table, None, events, texts, revealed_seeds(events))
-    created, events, texts = work.events[0], work.events[1:], work.texts[1:]
-    replayed, problem = rules.start(created, work.texts[0])
-    options = created.data.get("options")
+    first, events, texts = work.events[0], work.events[1:], work.texts[1:]
+    balances: dict[str, int] = {}
+    if first.type == TABLE_STATE:
+        replayed, problem = rules.restart(first, work.texts[0])
+        stated = first.data.get("balances")
+        balances = dict(stated) if is_balances(stated) else {}
+        if not is_snapshot(first.data):
+            reason = "table_state needs game, options and balances"
+            work.findings.append(Finding("schema.data", work.table, None, first.seq, reason))
+    else:
+        replayed, problem = rules.start(first, work.texts[0])
+    options = first.data.get("options")
     decks = options.get("decks", 1) if isinstance(options, dict) else 1
-    deck_rules = {"game": created.data.get("game"), "decks": decks}
-    carried = Carried(deck_rules, {}, frozenset(), replayed)
+    deck_rules = {"game": first.data.get("game"), "decks": decks}
+    carried = Carried(deck_rules, balances, frozenset(), replayed)
     return _Start(carried, problem, events, texts, revealed_seeds(events))
 
 
 def _check_rounds(work: Work, start: _Start) -> frozenset[str]:
     """(5) timeouts, (6) commitment, (7) client seeds, (8) shuffle, (9) cards and (14)
     each round finished, from the events alone; the rounds revealed."""
-    rounds = RoundChecker(work.table, start.carried.deck_rules, start.seeds)
+    bounded = start.carried.replayed is not None and start.carried.replayed.standing.bounded
+    bounded = bounded or work.events[0].type == TABLE_STATE
+    rounds = RoundChecker(work.table, start.carried.deck_rules, start.seeds, bounded)
     rounds.finished = set(start.carried.finished)
     for event in start.events:
         rounds.check(event)
@@ -202,7 +257,7 @@ def _check_rounds(work: Work, start: _Start) -> frozenset[str]:
     return frozenset(rounds.finished)
 
 
-def _check_rules(work: Work, start: _Start) -> rules.Replayed | None:
+def _check_rules(work: Work, start: _Start) -> Replayed | None:
     """(10) legal actions and (11) server decisions: the events replayed through the
     rules, unless the rules cannot start the table."""
     replayed, problem = start.carried.replayed, start.problem
@@ -339,8 +394,8 @@ def shape_problem(obj: Any) -> str | None:
         return f"not a bundle: {said}"
     if not isinstance(obj, dict) or set(obj) != _BUNDLE_KEYS:
         return f"a bundle has exactly the members {', '.join(sorted(_BUNDLE_KEYS))}"
-    if obj["format"] != FORMAT:
-        return f"format is {obj['format']!r}, not {FORMAT!r}"
+    if obj["format"] not in FORMATS:
+        return f"format is {obj['format']!r}, not one of {', '.join(map(repr, FORMATS))}"
     if not isinstance(obj["table_id"], str) or not isinstance(obj["round_id"], str | None):
         return "table_id is a string and round_id a string or null"
     events = obj["events"]

@@ -24,7 +24,7 @@ from fairdeal.errors import (
 )
 from fairdeal.events import GENESIS_PREV, Event, SignedEvent
 from fairdeal.keys import KeySet
-from fairdeal.protocol import TABLE_CREATED
+from fairdeal.protocol import TABLE_CREATED, TABLE_STATE
 from fairdeal.verifier.findings import Finding
 from fairdeal.verifier.inputs import has_duplicates
 
@@ -49,7 +49,11 @@ class Head:
 class ChainChecker:
     """Checks events one by one and keeps the findings; ``intact`` while (1)-(3) hold."""
 
-    def __init__(self, table: str, keys: KeySet, head: Head | None = None) -> None:
+    def __init__(
+        self, table: str, keys: KeySet, head: Head | None = None, opening: bool = False
+    ) -> None:
+        """From ``head``, or from the genesis; ``opening``: the first event may instead be
+        a ``table_state`` anywhere in the chain, where the checks start (SPEC 13.1)."""
         self.table = table
         self.keys = keys
         start = head or Head()
@@ -58,6 +62,7 @@ class ChainChecker:
         self.findings: list[Finding] = []
         self.intact = True
         self._from_genesis = head is None
+        self._opening = opening and head is None
         # (where its finding goes among the findings, the event, its hash)
         self._unverified: list[tuple[int, SignedEvent, bytes]] = []
 
@@ -101,6 +106,8 @@ class ChainChecker:
                 "canonical.duplicate_key", event.round, event.seq, "a member name appears twice"
             )
             return None
+        if self._opening:
+            self._open_at(event)
         self._links(event)
         self._hash(signed, digest)
         self._time(event)
@@ -118,6 +125,16 @@ class ChainChecker:
         if duplicates_possible and has_duplicates(raw):
             code, reason = "canonical.duplicate_key", "a member name appears twice"
         self._find(code, round_id, seq, reason)
+
+    def _open_at(self, event: Event) -> None:
+        # (3) a bundle of the second format starts at table_created or at a table_state
+        self._opening = False
+        if event.seq == 0 and event.type == TABLE_CREATED:
+            return
+        if event.type != TABLE_STATE:
+            reason = f"the bundle starts with {event.type} at seq {event.seq}"
+            self._find("chain.start", event.round, event.seq, reason)
+        self._next_seq, self._prev, self._prev_time = event.seq, event.prev, event.time
 
     def _links(self, event: Event) -> None:
         # (3) seq and prev

@@ -5,8 +5,8 @@ card can be named. A bundle of a table at rest (no round named) tells what happe
 at the table since its last round. Only what can be read is told, whatever the
 findings: the events that are signed events of the logged shape (step 1), and each
 data member only where it has the type it should. A bundle that is not of a bundle's
-shape, or whose readable events do not start with table_created, has no story. Only
---explain imports this module.
+shape, or whose readable events do not start with table_created or a table_state (which
+name the game and its options), has no story. Only --explain imports this module.
 """
 
 import json
@@ -25,13 +25,14 @@ from fairdeal.protocol import (
     ROUND_SEALED,
     SERVER,
     TABLE_CREATED,
+    TABLE_STATE,
 )
 from fairdeal.verifier.bundle import shape_problem
 from fairdeal.verifier.money import is_balances
 
 NOTHING_TO_TELL = (
-    "Nothing to tell: the bundle is not of a bundle's shape, or no table_created starts its"
-    " readable events."
+    "Nothing to tell: the bundle is not of a bundle's shape, or neither table_created nor a"
+    " table_state starts its readable events."
 )
 _QUIET = {"commitment", "salt", "balances", "transfers", "server_seed", "cards"}
 _TIMES = {"deadline", "seed_deadline", "move_deadline", "game_deadline"}  # epoch milliseconds
@@ -57,7 +58,8 @@ def explain(bundle: Any, as_json: bool = False) -> "Story":
 
 
 def _readable(bundle: Any) -> list[Event]:
-    """The events of a bundle that parse as signed events, if the first is table_created."""
+    """The events of a bundle that parse as signed events, if the first is table_created
+    or a table_state."""
     if shape_problem(bundle) is not None:
         return []
     events = []
@@ -66,7 +68,7 @@ def _readable(bundle: Any) -> list[Event]:
             events.append(SignedEvent.parse(raw)[0].event)
         except EventSchemaError:
             continue
-    return events if events and events[0].type == TABLE_CREATED else []
+    return events if events and events[0].type in (TABLE_CREATED, TABLE_STATE) else []
 
 
 def _balances(
@@ -95,7 +97,7 @@ def _list_of(value: Any) -> list[Any]:
 
 
 def _game(created: Event) -> tuple[str, Any, Any]:
-    """The game, options and number of decks ``table_created`` names."""
+    """The game, options and number of decks ``table_created`` (or a table_state) names."""
     options = created.data.get("options")
     decks = options.get("decks", 1) if isinstance(options, dict) else 1
     return _text_of(created.data.get("game")), options, decks
@@ -114,7 +116,7 @@ def _at_rest(events: list[Event]) -> dict[str, Any]:
         "options": options,
         "round": None,
         "head_seq": events[-1].seq,
-        "happened": [_describe(e) for e in since],
+        "happened": [_describe(e) for e in since if e.type != TABLE_STATE],
         "money": _money(before, _balances(events, _never)),
     }
 

@@ -8,6 +8,7 @@ A new table's line is first read by the C decoder alone, and read again with the
 that notes repeated member names unless that first reading is certainly the same.
 """
 
+import hmac
 import re
 import zlib
 from collections import OrderedDict
@@ -161,6 +162,7 @@ class Across:
         self.proven: set[int] = set()  # sizes whose root the export's leaves reproduce
         self.decided: set[int] = set()  # sizes whose root was compared with the leaves
         self.last_head: dict[str, tuple[int, bytes]] = {}
+        self.ends: dict[str, bundle.Link] = {}  # each table's last head, and its state
         self.outside: dict[int, bytes] = {}  # other checkpoints the bundles name
         for point in (pinned.checkpoint, pinned.previous):
             if point is not None:
@@ -175,7 +177,12 @@ class Across:
         if result.checkpoint_size is not None and result.checkpoint_root is not None:
             place = log.Place(result.table, result.round)
             self._signed_root(result.checkpoint_size, result.checkpoint_root, place)
-        self._same_history(result)
+        if result.start is None:
+            self._same_history(result)
+        else:
+            self._joined(result, result.start)
+        if result.table is not None and result.end is not None:
+            self.ends[result.table] = result.end
         pinned = self.pinned.checkpoint
         if pinned is not None and result.leaf_index is not None:
             self._in_pinned(pinned, result)
@@ -246,6 +253,30 @@ class Across:
             reason = f"does not contain seq {earlier[0]} of the table's earlier bundle"
             self._find("export.fork", result, reason)
         self.last_head[result.table] = result.heads[-1]
+
+    def _joined(self, result: bundle.Result, start: bundle.Link) -> None:
+        # (17) a bundle that starts at a table_state starts where the table's previous
+        # bundle ended, with the state that bundle's replay ended in
+        end = self.ends.get(result.table or "")
+        if end is None:
+            return  # the table's first bundle here: it proves its round from its state
+        if start.seq > end.seq + 1 and self.pinned.partial:
+            return  # leaves are missing around a partial export's lines
+        linked = hmac.compare_digest(start.hash, end.hash)
+        if start.seq != end.seq + 1 or not linked or start.time < end.time:
+            reason = (
+                f"starts at seq {start.seq} after hash {start.hash[:16]}, time {start.time}; the "
+                f"table's previous bundle ends at seq {end.seq}, hash {end.hash[:16]}, "
+                f"time {end.time}"
+            )
+            self._find("export.link", result, reason)
+        elif end.state is not None and not hmac.compare_digest(start.state or b"", end.state):
+            reason = (
+                f"its table_state at seq {start.seq} is not the state of the previous bundle's end"
+            )
+            self._find("export.state", result, reason)
+        if result.heads:
+            self.last_head[result.table or ""] = result.heads[-1]
 
     def finish(self) -> None:
         pinned, previous = self.pinned.checkpoint, self.pinned.previous

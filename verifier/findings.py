@@ -27,6 +27,7 @@ CODES: dict[str, tuple[int, str]] = {
     "chain.fork": (3, "prev is not the previous event's hash"),
     "chain.genesis": (3, "the chain does not start with table_created at seq 0"),
     "chain.misplaced": (3, "an event outside the round it names, or a round id used twice"),
+    "chain.start": (3, "the bundle starts at neither table_created nor a table_state"),
     "sig.hash_mismatch": (4, "the stated hash is not the event's hash"),
     "sig.unknown_key": (4, "signed by a key that is not trusted"),
     "sig.bad_signature": (4, "the signature does not verify"),
@@ -50,6 +51,7 @@ CODES: dict[str, tuple[int, str]] = {
     "rules.server_refused": (11, "a server command the rules refuse"),
     "rules.mismatch": (11, "a logged run is not what the rules decide"),
     "rules.crashed": (11, "the rules could not process the logged events"),
+    "rules.state": (11, "a table_state that is not the table the events before it leave"),
     "money.transfer": (12, "a transfer that is not a positive amount an account can pay"),
     "money.balances": (12, "balances that are not the previous ones with the transfers"),
     "money.not_conserved": (13, "money appeared or vanished"),
@@ -68,6 +70,8 @@ CODES: dict[str, tuple[int, str]] = {
     "checkpoint.fork": (17, "two signed checkpoints that cannot both be true"),
     "checkpoint.inconsistent": (17, "the consistency proof fails"),
     "export.fork": (17, "two bundles of one table disagree about its history"),
+    "export.link": (17, "a table's bundle does not start where its previous bundle ended"),
+    "export.state": (17, "a table's bundle starts at a state its previous bundle does not end in"),
 }
 
 

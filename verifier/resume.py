@@ -1,7 +1,8 @@
 """An export's later bundle of a table, checked from where its earlier bundle ended.
 
-The service exports every head of a table with the table's whole chain before it, so a
-busy table's lines repeat ever longer prefixes. A ``Memo`` keeps the table as verified
+A bundle of the first format, or of a table's heads logged before it had a table_state,
+holds the table's whole chain before its head, so a busy table's lines repeat ever longer
+prefixes. A ``Memo`` keeps the table as verified
 through its last bundle that passed every step (``bundle.Verified``), with a digest of
 each verified signed event's ``identity``: a later bundle whose first events are exactly
 those is checked from there on (``bundle.Context.since``). Also here, for the export's
@@ -35,7 +36,7 @@ def reusable(memo: Memo | None, obj: Any, duplicates: bool) -> Memo | None:
     events = obj.get("events") if isinstance(obj, dict) else None
     if memo is None or duplicates or not isinstance(events, list):
         return None
-    if len(events) <= memo.verified.length:
+    if len(events) <= memo.verified.length or _first_seq(events) != 0:
         return None
     # Every identity is 128 bytes or empty: the joined ones are the verified ones exactly
     # when each is.
@@ -47,12 +48,18 @@ def remember(used: Memo | None, checked: Checked) -> Memo | None:
     """The memo of the table after a bundle checked from ``used`` (None: from seq 0), if
     it passed every step (so each stated hash is the event's, as ``identity`` requires)."""
     work = checked.work
-    if checked.verified is None or work is None:
-        return None
+    if checked.verified is None or work is None or checked.result.start is not None:
+        return None  # a bundle from a table_state repeats nothing: the export links it
     identities = used.identities.copy() if used else hashlib.sha256()
     new = zip(work.digests, work.signed, strict=True)
     identities.update(b"".join(_identity(d, s.signature, s.key_id) for d, s in new))
     return Memo(identities, checked.verified)
+
+
+def _first_seq(events: list[Any]) -> Any:
+    first = events[0] if events else None
+    event = first.get("event") if isinstance(first, dict) else None
+    return event.get("seq") if isinstance(event, dict) else None
 
 
 def identity(raw: Any) -> bytes:

@@ -22,9 +22,11 @@ from fairdeal.protocol import (
     ROUND_SEALED,
     ROUND_VOIDED,
     SEED_TIMEOUT,
+    TABLE_STATE,
     is_hex64,
 )
 from fairdeal.verifier.findings import Finding
+from fairdeal.verifier.money import is_balances
 
 _FACES = {"up": "card", "down": "commitment", "blind": "commitment"}
 
@@ -54,6 +56,16 @@ def revealed_seeds(events: Iterable[Event]) -> dict[str, bytes]:
     return seeds
 
 
+def is_snapshot(data: Mapping[str, Any]) -> bool:
+    """Whether a table_state's data have what the verifier's own checks read: the game's
+    name, its options (for the deck rules) and the balances (SPEC 6.6)."""
+    return (
+        isinstance(data.get("game"), str)
+        and isinstance(data.get("options"), dict)
+        and is_balances(data.get("balances"))
+    )
+
+
 def is_timeout(event_type: str) -> bool:
     return event_type.endswith(("_timeout", "time_up"))
 
@@ -61,13 +73,22 @@ def is_timeout(event_type: str) -> bool:
 class RoundChecker:
     """Follows the rounds of one table's chain, event by event."""
 
-    def __init__(self, table: str, deck_rules: Mapping[str, Any], seeds: dict[str, bytes]):
+    def __init__(
+        self,
+        table: str,
+        deck_rules: Mapping[str, Any],
+        seeds: dict[str, bytes],
+        bounded: bool = False,
+    ):
         self.table = table
         self.deck_rules = dict(deck_rules)
         self.seeds = seeds
         self.current: _Round | None = None
         self.finished: set[str] = set()
         self.findings: list[Finding] = []
+        # (3) from a chain's first table_state on, round ids are <table>.<number>, so none
+        # is used twice without a list of every id the table used (SPEC 6.6)
+        self.bounded = bounded
 
     def _find(self, code: str, event: Event, reason: str) -> None:
         self.findings.append(Finding(code, self.table, event.round, event.seq, reason))
@@ -80,6 +101,8 @@ class RoundChecker:
             if type(deadline) is int and event.time < deadline:
                 self._find("time.timeout_early", event, f"at {event.time}, deadline {deadline}")
         if event.round is None:
+            if event.type == TABLE_STATE:
+                self._table_state(event)
             return
         if event.type == ROUND_OPENED:
             self._open(event)
@@ -93,10 +116,18 @@ class RoundChecker:
             return
         self._step(current, event)
 
+    def _table_state(self, event: Event) -> None:
+        self.bounded = True
+        if not is_snapshot(event.data):
+            self._find("schema.data", event, "table_state needs game, options and balances")
+
     def _open(self, event: Event) -> None:
         data, round_id = event.data, str(event.round)
         if round_id in self.finished or (self.current and self.current.id == round_id):
             self._find("chain.misplaced", event, f"round id {round_id} is used twice")
+        elif self.bounded and round_id != f"{self.table}.{data.get('number')}":
+            reason = f"round id {round_id} is not {self.table}.<number> after a table_state"
+            self._find("chain.misplaced", event, reason)
         self._close_current(event)
         seats, commitment = data.get("seats"), data.get("commitment")
         deadline = data.get("seed_deadline")

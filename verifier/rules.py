@@ -9,25 +9,22 @@ their canonical form.
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
-from fairdeal.errors import EventSchemaError, FairdealError, GameError, ReplayMismatchError
+from fairdeal.errors import (
+    EventSchemaError,
+    FairdealError,
+    GameError,
+    OptionsError,
+    ReplayMismatchError,
+    StateMismatchError,
+)
 from fairdeal.events import Event
 from fairdeal.games import registry
 from fairdeal.games.base import AnyGame
-from fairdeal.protocol import SERVER
-from fairdeal.table import runs, started
+from fairdeal.protocol import SERVER, TABLE_STATE
+from fairdeal.table import CREATED, Replayed, runs, started, started_at
 from fairdeal.verifier.findings import CODES, Finding
-
-
-@dataclass(frozen=True)
-class Replayed:
-    """A table's game and its state after the events replayed so far."""
-
-    game: AnyGame
-    state: Any
 
 
 def start(created: Event, data_text: str) -> tuple[Replayed | None, Finding | None]:
@@ -39,6 +36,19 @@ def start(created: Event, data_text: str) -> tuple[Replayed | None, Finding | No
         return replayed, None
     code, reason = problem
     return None, _finding(code, created, reason)
+
+
+def restart(snapshot: Event, data_text: str) -> tuple[Replayed | None, Finding | None]:
+    """The table as the ``table_state`` a bundle starts at restores it (SPEC 6.6)."""
+    try:  # the data as logged: canonical text is JSON
+        game, state = started_at(registry(), json.loads(data_text))
+    except EventSchemaError as e:
+        return None, _finding("rules.unknown_game", snapshot, f"table_state: {e}")
+    except OptionsError as e:
+        return None, _finding("rules.invalid_options", snapshot, f"table_state: {e}")
+    except Exception as e:  # a game refusing a forged snapshot in its own way
+        return None, _crashed(snapshot, e)
+    return Replayed(game, state, CREATED.after([TABLE_STATE])), None
 
 
 @lru_cache(maxsize=64)
@@ -62,18 +72,19 @@ def replay(
 ) -> tuple[Replayed | None, Finding | None]:
     """Replay runs of ``events`` (none of them table_created), whose data ``texts`` has as
     canonical text: the table after them, or the first failure."""
-    index, state = 0, table.state
+    index, replayed = 0, table
     try:
-        for end, after in runs(table.game, table.state, events, seeds, texts):
-            index, state = end, after  # the next run starts at events[index]
+        for end, after in runs(table, events, seeds, texts):
+            index, replayed = end, after  # the next run starts at events[index]
     except ReplayMismatchError as e:  # (11) a run that is not the rules' drafts
         event = events[index + e.seq - events[index].seq]  # an intact chain: seq by seq
-        return None, _finding("rules.mismatch", event, e.reason)
+        code = "rules.state" if isinstance(e, StateMismatchError) else "rules.mismatch"
+        return None, _finding(code, event, e.reason)
     except GameError as e:  # (10) a player's action refused, (11) a server's
         return None, _refused(events[index], e)
     except Exception as e:  # a game crashing on forged input is still a finding
         return None, _crashed(events[index], e)
-    return Replayed(table.game, state), None
+    return replayed, None
 
 
 def _refused(event: Event, error: GameError) -> Finding:

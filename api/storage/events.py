@@ -34,12 +34,19 @@ class EventQueries(Queries):
             return self._bodies(sql, (table_id, from_seq))
         return self._bodies(sql + " LIMIT ?", (table_id, from_seq, limit))
 
-    def events_through(self, table_id: str, last_seq: int) -> list[dict[str, Any]]:
-        """The table's chain from ``table_created`` to ``last_seq``."""
+    def events_between(self, table_id: str, first_seq: int, last_seq: int) -> list[dict[str, Any]]:
+        """The table's events from ``first_seq`` to ``last_seq``, both included."""
         return self._bodies(
-            "SELECT body FROM events WHERE table_id = ? AND seq <= ? ORDER BY seq",
-            (table_id, last_seq),
+            "SELECT body FROM events WHERE table_id = ? AND seq >= ? AND seq <= ? ORDER BY seq",
+            (table_id, first_seq, last_seq),
         )
+
+    def event_type(self, table_id: str, seq: int) -> str | None:
+        """The type of the table's event at ``seq``, if there is one."""
+        row = self._run(
+            "SELECT body FROM events WHERE table_id = ? AND seq = ?", (table_id, seq)
+        ).fetchone()
+        return None if row is None else str(json.loads(row[0])["event"]["type"])
 
     def last_seq(self, table_id: str) -> int | None:
         (last,) = self._run(

@@ -34,6 +34,25 @@ class HeadQueries(Queries):
         leaf_index, table, head_seq, head_hash = row
         return HeadRow(leaf_index, table, None, head_seq, bytes(head_hash))
 
+    def previous_head(self, table_id: str, leaf_index: int) -> HeadRow | None:
+        """The table's head logged last before the leaf ``leaf_index``, if any."""
+        rounds = (
+            "SELECT leaf_index, table_id, round_id, NULL, head_hash FROM rounds"
+            " WHERE table_id = ? AND leaf_index < ? ORDER BY leaf_index DESC LIMIT 1"
+        )
+        tables = (
+            "SELECT leaf_index, table_id, NULL, seq, head_hash FROM table_heads"
+            " WHERE table_id = ? AND leaf_index < ? ORDER BY seq DESC LIMIT 1"
+        )
+        found = [
+            HeadRow(index, table, round_id, seq, bytes(head))
+            for sql in (rounds, tables)
+            for index, table, round_id, seq, head in self._run(
+                sql, (table_id, leaf_index)
+            ).fetchall()
+        ]
+        return max(found, key=lambda row: row.leaf_index, default=None)
+
     def logged_heads(
         self, since: TimeBound, until: TimeBound, table_id: str | None, after_leaf: int, limit: int
     ) -> list[HeadRow]:

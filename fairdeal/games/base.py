@@ -1,6 +1,6 @@
 """The interface every game implements, and the command that drives it.
 
-A game provides nine pure functions, which the service and the verifier call alike
+A game provides eleven pure functions, which the service and the verifier call alike
 (SPEC 6.1; the contract in full, and how to add a game, is the package's README.md):
 
 - ``options(raw)``: the table's options with defaults filled in; raises OptionsError.
@@ -20,13 +20,19 @@ A game provides nine pure functions, which the service and the verifier call ali
 - ``legal_actions(state, seat, secret)``: the command types that seat may send now.
 - ``view_for(state, seat, secret)``: what that seat may see (None: the public).
 - ``due(state, now)``: the server command a passed deadline calls for, if any.
+- ``snapshot(state)``: the table at rest as JSON members (with ``options`` and
+  ``balances``; bounded by the table's size, never by its age), or None while a round
+  is open. The engine logs them in ``table_state`` (SPEC 6.6).
+- ``restore(members)``: the state a snapshot describes, which decides every later
+  command as the state it was taken of did; raises EventSchemaError (or OptionsError)
+  for anything ``snapshot`` would not give.
 
 ``secret`` is the current round's 32-byte server seed, or None where it is not
 known: the service always has it; the verifier learns it from the reveal.
 
-A game's package writes its rules as module functions; ``Plugin`` makes the nine of
+A game's package writes its rules as module functions; ``Plugin`` makes the eleven of
 them from the game's own: its options parser and state constructor, ``step``, ``apply``,
-``legal_actions``, ``view_for`` and ``due``.
+``legal_actions``, ``view_for``, ``due``, ``snapshot`` and ``restore``.
 """
 
 from collections.abc import Callable, Mapping
@@ -144,6 +150,10 @@ class Game(Protocol[S]):
 
     def due(self, state: S, now: int) -> Command | None: ...
 
+    def snapshot(self, state: S) -> dict[str, Any] | None: ...
+
+    def restore(self, members: Mapping[str, Any]) -> S: ...
+
 
 AnyGame = Game[Any]  # a game whatever its state: what the engine, service and verifier hold
 
@@ -163,9 +173,10 @@ def deck_rules(game: str, decks: int = 1) -> dict[str, Any]:
 class Plugin(Generic[S, Opts]):
     """A game made of its package's functions: ``parse`` (raw options to the game's
     ``Options``, raising OptionsError) and ``start`` (those options to a new table's state),
-    and the rules' own ``step``, ``apply``, ``legal_actions``, ``view_for`` and ``due``.
+    and the rules' own ``step``, ``apply``, ``legal_actions``, ``view_for``, ``due``,
+    ``snapshot`` and ``restore``.
 
-    Those five are kept as they are, not wrapped: the engine calls a game's ``step`` for
+    Those seven are kept as they are, not wrapped: the engine calls a game's ``step`` for
     every command. ``decks`` maps each number of decks the game is played with to its
     canonical order (SPEC 4); registering the game makes it known to ``cards``.
     """
@@ -182,10 +193,13 @@ class Plugin(Generic[S, Opts]):
         legal_actions: Callable[[S, int, bytes | None], list[str]],
         view_for: Callable[[S, int | None, bytes | None], dict[str, Any]],
         due: Callable[[S, int], Command | None],
+        snapshot: Callable[[S], dict[str, Any] | None],
+        restore: Callable[[Mapping[str, Any]], S],
     ) -> None:
         self.name, self.decks, self.parse, self.start = name, dict(decks), parse, start
         self.step, self.apply, self.due = step, apply, due
         self.legal_actions, self.view_for = legal_actions, view_for
+        self.snapshot, self.restore = snapshot, restore
 
     def options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         return self.parse(raw).to_json()

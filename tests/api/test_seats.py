@@ -35,7 +35,11 @@ def test_only_the_creators_token_decides_on_the_joiner(server: Server) -> None:
     refused = raw(server.url, "POST", path, {"accept": True}, token=joiner.token)
     assert refused.status == 409 and error_of(refused)["code"] == "out_of_turn"
     accepted = creator.decide(1, True)
-    assert [e["event"]["type"] for e in accepted["events"]] == ["joiner_accepted", "match_started"]
+    assert [e["event"]["type"] for e in accepted["events"]] == [
+        "table_state",  # the table at rest before the decision (SPEC 6.6)
+        "joiner_accepted",
+        "match_started",
+    ]
 
 
 def _rejected(server: Server) -> tuple[str, str]:
@@ -43,7 +47,7 @@ def _rejected(server: Server) -> tuple[str, str]:
     creator = server.client().create_table("toto21", {"stake": 10})
     joiner = server.client().join(creator.table_id)
     kinds = [e["event"]["type"] for e in creator.decide(1, False)["events"]]
-    assert kinds == ["joiner_rejected", "seat_left"]
+    assert kinds == ["table_state", "joiner_rejected", "seat_left"]
     return creator.table_id, joiner.token
 
 
@@ -68,7 +72,7 @@ def test_finding_6_a_departed_seats_token_is_revoked_with_its_departure(
     game = kvitlach_table(any_server.url, 3, {"bank_funding": 100})
     leaver = game.seats[2]
     left = leaver.table_act("seat_left")
-    assert types_of(left["events"]) == ["seat_left"]
+    assert types_of(left["events"]) == ["table_state", "seat_left"]
 
     table = f"/v1/tables/{game.table_id}"
     assert raw(any_server.url, "GET", table, token=leaver.token).status == 403

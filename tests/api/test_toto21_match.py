@@ -50,14 +50,20 @@ def test_every_round_of_a_match_has_a_bundle_that_verifies_offline_and_is_in_the
     verifier = log_verifier(any_server.url)
     trust = load_trust([raw(any_server.url, "GET", "/v1/keys").json["log"]["verifier_key"]])
 
+    previous = None  # the last seq of the previous round's bundle
     for round_id in rounds:
         bundle = raw(any_server.url, "GET", f"/v1/rounds/{round_id}/bundle").json
         (revealed,) = [
             e for e in of_type(chain, "round_revealed") if e["event"]["round"] == round_id
         ]
         last = revealed["event"]["seq"]
-        assert bundle["format"] == "fairdeal-bundle/1"
-        assert bundle["events"] == chain[: last + 1]
+        first = bundle["events"][0]["event"]
+        assert bundle["format"] == "fairdeal-bundle/2"
+        # bounded: from the table_state logged right after the table's previous head
+        assert first["type"] == "table_state"
+        assert bundle["events"] == chain[first["seq"] : last + 1]
+        assert previous is None or first["seq"] == previous + 1
+        previous = last
         log = bundle["log"]
         assert log["head_hash"] == revealed["hash"]
         checkpoint = verify_checkpoint(log["checkpoint"], verifier, "test.fairdeal/log")

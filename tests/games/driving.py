@@ -10,6 +10,7 @@ from fairdeal import randomness, table
 from fairdeal.events import Event, SignedEvent
 from fairdeal.games.base import Command
 from fairdeal.keys import Signer
+from fairdeal.protocol import TABLE_STATE
 
 T0 = 1_700_000_000_000
 
@@ -51,9 +52,10 @@ class TableDriver:
         round_id: str | None = None,
         at: int | None = None,
     ) -> list[Event]:
-        """Run one command now (or at ``at``); return the events it logged."""
+        """Run one command now (or at ``at``); return the events it caused (the log also
+        keeps the table_state the engine logs before a run at rest)."""
         self.now = self.now if at is None else at
         command = Command(type_, actor, self.now, data or {}, round_id)
         self.table, signed = table.execute(self.table, command, self.secret, self.signer)
         self.log.extend(signed)
-        return [s.event for s in signed]
+        return [s.event for s in signed if s.event.type != TABLE_STATE]

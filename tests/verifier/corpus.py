@@ -145,7 +145,7 @@ def _early_timeout(events: list[dict[str, Any]]) -> None:
 
 
 def _replayed_from_other_round(events: list[dict[str, Any]]) -> None:
-    first_round = events[-1]["round"].replace(".r2", ".r1")
+    first_round = events[-1]["round"].replace(".2", ".1")
     bet = next(e for e in events if e["type"] == "bet" and e["round"] == first_round)
     at = index_of(events, "bet", 0)
     events.insert(at, copy.deepcopy(bet))
@@ -154,7 +154,7 @@ def _replayed_from_other_round(events: list[dict[str, Any]]) -> None:
 
 
 def _moved_to_other_round(events: list[dict[str, Any]]) -> None:
-    events[index_of(events, "bet", 0)]["round"] = events[-1]["round"].replace(".r2", ".r1")
+    events[index_of(events, "bet", 0)]["round"] = events[-1]["round"].replace(".2", ".1")
 
 
 def _out_of_turn(events: list[dict[str, Any]]) -> None:
@@ -254,7 +254,7 @@ NAMED: dict[str, Attack] = {
         "chain.misplaced",
     ),
     "an_event_moved_across_rounds": ("kvitlach", _on(_moved_to_other_round), "chain.misplaced"),
-    "changed_rule_options": ("kvitlach", _on(_options), "rules.mismatch"),
+    "changed_rule_options": ("kvitlach", _on(_options), "rules.state"),
     "rule_options_not_in_full_form": ("kvitlach", _on(_options_not_full), "rules.invalid_options"),
     "a_timeout_stamped_before_its_deadline": ("timeout", _on(_early_timeout), "time.timeout_early"),
     "a_timeout_the_rules_do_not_allow_yet": ("timeout", _on(_early_timeout), "rules.not_due"),

@@ -75,7 +75,7 @@ class TableDriver:
         self.log.extend(signed)
 
     def open_round(self) -> str:
-        round_id = f"{self.table_id}.r{len(self.rounds) + 1}"
+        round_id = f"{self.table_id}.{len(self.rounds) + 1}"
         self.rounds.append(round_id)
         self.secret = server_seed(round_id)
         commitment = randomness.seed_commitment(self.secret).hex()

@@ -7,7 +7,7 @@ engine drives.
 
 from fairdeal import cards
 from fairdeal.games.base import Plugin
-from fairdeal.games.kvitlach import options, timing, views
+from fairdeal.games.kvitlach import options, rest, timing, views
 from fairdeal.games.kvitlach.apply import apply
 from fairdeal.games.kvitlach.decide import decide
 from fairdeal.games.kvitlach.options import Options
@@ -23,6 +23,8 @@ GAME: Plugin[State, Options] = Plugin(
     legal_actions=views.legal_actions,
     view_for=views.view_for,
     due=timing.due,
+    snapshot=rest.snapshot,
+    restore=rest.restore,
 )
 
 __all__ = ["GAME", "State"]

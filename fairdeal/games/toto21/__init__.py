@@ -6,7 +6,7 @@ them. ``GAME`` is the plug-in object the table engine drives.
 
 from fairdeal import cards
 from fairdeal.games.base import Plugin
-from fairdeal.games.toto21 import options, timing, views
+from fairdeal.games.toto21 import options, rest, timing, views
 from fairdeal.games.toto21.apply import apply
 from fairdeal.games.toto21.decide import decide
 from fairdeal.games.toto21.options import Options
@@ -22,6 +22,8 @@ GAME: Plugin[State, Options] = Plugin(
     legal_actions=views.legal_actions,
     view_for=views.view_for,
     due=timing.due,
+    snapshot=rest.snapshot,
+    restore=rest.restore,
 )
 
 __all__ = ["GAME", "State"]
