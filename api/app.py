@@ -224,11 +224,15 @@ def get_round(round_id: str) -> dict[str, Any]:
 
 
 @tables.route("/rounds/<round_id>/events", methods=["GET"], parameters=[schemas.ROUND_ID])
-@tables.response(200, schemas.EventListSchema)
-@documented(tables, PUBLIC, 404)
-def get_round_events(round_id: str) -> dict[str, Any]:
-    """The round's public signed events."""
-    return {"events": service().published.round_events(round_id)}
+@tables.arguments(schemas.EventsQuerySchema, location="query")
+@tables.response(200, schemas.EventPageSchema)
+@documented(tables, PUBLIC, 404, 422)
+def get_round_events(query: dict[str, Any], round_id: str) -> dict[str, Any]:
+    """A page of the round's public signed events, from a seq on.
+
+    ``next_from_seq`` is where the next page starts (null: the page ends the round so far).
+    """
+    return service().published.round_events(round_id, query["from_seq"], query["limit"])
 
 
 @tables.route("/rounds/<round_id>/bundle", methods=["GET"], parameters=[schemas.ROUND_ID])
@@ -299,7 +303,9 @@ def export(query: dict[str, Any]) -> Response:
     _require_operator()
     _check_ids(query)  # here, not in the stream: once it starts, its status is sent
     bundles = _first_read(
-        service().published.export(query["since"], query["until"], query["table"])
+        service().published.export(
+            query["since"], query["until"], query["table"], query["from_leaf"]
+        )
     )
     lines: Iterator[str] = (json.dumps(b, separators=(",", ":")) + "\n" for b in bundles)
     return Response(stream_with_context(lines), mimetype="application/jsonl")

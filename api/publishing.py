@@ -34,15 +34,13 @@ class Publisher:
         with self.store.reader() as txn:
             if txn.table_row(table_id) is None:
                 raise NotFoundError(f"no table {table_id!r}")
-            events = txn.events(table_id, from_seq, limit + 1)
-        more = len(events) > limit
-        next_seq = events[limit]["event"]["seq"] if more else None
-        return {"events": events[:limit], "next_from_seq": next_seq}
+            return _page(txn.events(table_id, from_seq, limit + 1), limit)
 
-    def round_events(self, round_id: str) -> list[dict[str, Any]]:
+    def round_events(self, round_id: str, from_seq: int, limit: int) -> dict[str, Any]:
+        """A page of the round's events, as ``table_events`` pages the table's."""
         with self.store.reader() as txn:
             row = known_round(txn, round_id)
-            return txn.round_events(row.table_id, round_id)
+            return _page(txn.round_events(row.table_id, round_id, from_seq, limit + 1), limit)
 
     def bundle(self, round_id: str) -> dict[str, Any]:
         with self.store.reader() as txn:
@@ -54,11 +52,11 @@ class Publisher:
             return self._bundle(txn, self._table_head(txn, table_id, seq))
 
     def export(
-        self, since: int | None, until: int | None, table_id: str | None
+        self, since: int | None, until: int | None, table_id: str | None, from_leaf: int = 0
     ) -> Iterator[dict[str, Any]]:
-        """Every leaf's bundle (rounds' and tables' heads) in log order, a page per short
-        transaction."""
-        after = -1
+        """Every leaf's bundle (rounds' and tables' heads) from the leaf ``from_leaf`` on,
+        in log order, a page per short transaction."""
+        after = from_leaf - 1
         while True:
             with self.store.reader() as txn:
                 rows = txn.logged_heads(since, until, table_id, after, self.config.export_page)
@@ -161,6 +159,13 @@ class Publisher:
         )
         keys = self.key_list()["keys"]
         return make_bundle(head.table_id, head.round_id, events, keys, entry)
+
+
+def _page(events: list[dict[str, Any]], limit: int) -> dict[str, Any]:
+    """A page of ``limit`` events out of ``limit + 1`` read, and where the next starts."""
+    more = len(events) > limit
+    next_seq = events[limit]["event"]["seq"] if more else None
+    return {"events": events[:limit], "next_from_seq": next_seq}
 
 
 def _seq_of(txn: Reader, head: HeadRow) -> int:

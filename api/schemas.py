@@ -152,6 +152,12 @@ class ConsistencyQuerySchema(Schema):
 
 
 class ExportQuerySchema(StrictSchema):
+    from_leaf = fields.Integer(
+        load_default=0,
+        strict=False,
+        validate=validate.Range(min=0, max=2**53 - 1),
+        metadata={"description": "the leaf index to start at: a line's log.leaf_index + 1 resumes"},
+    )
     since = fields.Integer(load_default=None, validate=validate.Range(min=0, max=2**53 - 1))
     until = fields.Integer(load_default=None, validate=validate.Range(min=0, max=2**53 - 1))
     table = fields.String(
@@ -195,15 +201,12 @@ class ViewSchema(Schema):
     view = fields.Dict(allow_none=True)
 
 
-class EventListSchema(Schema):
+class EventPageSchema(Schema):
     events = fields.List(fields.Dict(), required=True, metadata={"description": "signed events"})
-
-
-class EventPageSchema(EventListSchema):
     next_from_seq = fields.Integer(
         required=True,
         allow_none=True,
-        metadata={"description": "the from_seq of the next page; null: this page ends at the head"},
+        metadata={"description": "the from_seq of the next page; null: no event after this page"},
     )
 
 

@@ -54,11 +54,16 @@ class EventQueries(Queries):
         ).fetchone()
         return None if last is None else int(last)
 
-    def round_events(self, table_id: str, round_id: str) -> list[dict[str, Any]]:
-        return self._bodies(
-            "SELECT body FROM events WHERE table_id = ? AND round_id = ? ORDER BY seq",
-            (table_id, round_id),
+    def round_events(
+        self, table_id: str, round_id: str, from_seq: int = 0, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The round's events from ``from_seq`` on, at most ``limit`` of them (None: all)."""
+        sql = (
+            "SELECT body FROM events WHERE table_id = ? AND round_id = ? AND seq >= ? ORDER BY seq"
         )
+        if limit is None:
+            return self._bodies(sql, (table_id, round_id, from_seq))
+        return self._bodies(sql + " LIMIT ?", (table_id, round_id, from_seq, limit))
 
     def round_last_seq(self, table_id: str, round_id: str) -> int | None:
         (last,) = self._run(

@@ -1,6 +1,7 @@
 """Reads never take the write lock, and a move that waited for the lock keeps its time
 (issue 11, finding 1: anonymous readers of old bundles stalled every writer)."""
 
+import json
 import random
 import threading
 from collections.abc import Iterator
@@ -99,6 +100,32 @@ def test_finding_1_table_events_come_in_pages(server: Server) -> None:
     assert pages == whole and len(whole) > 8
     over = raw(server.url, "GET", f"/v1/tables/{game.table_id}/events?limit=1001")
     assert over.status == 422
+
+
+def test_a_rounds_events_come_in_pages_with_a_stable_cursor(server: Server) -> None:
+    game = toto21_table(server.url, LONG_CLOCKS)
+    round_id, _ = play_toto21_round(game, random.Random(2))
+    whole = [e for e in events_of(server.url, game.table_id) if e["event"]["round"] == round_id]
+    pages, since = [], 0
+    while since is not None:
+        page = raw(server.url, "GET", f"/v1/rounds/{round_id}/events?from_seq={since}&limit=3")
+        assert page.status == 200 and len(page.json["events"]) <= 3
+        pages += page.json["events"]
+        since = page.json["next_from_seq"]
+    assert pages == whole and len(whole) > 6
+    assert raw(server.url, "GET", f"/v1/rounds/{round_id}/events?limit=0").status == 422
+
+
+def test_an_export_resumes_from_the_leaf_after_the_last_line_read(server: Server) -> None:
+    game = toto21_table(server.url, LONG_CLOCKS)
+    play_toto21_round(game, random.Random(2))
+    play_toto21_round(game, random.Random(3))
+    whole = raw(server.url, "GET", "/v1/export", token=OPERATOR_TOKEN).text.splitlines()
+    cut = len(whole) // 2
+    resume_at = json.loads(whole[cut - 1])["log"]["leaf_index"] + 1
+    rest = raw(server.url, "GET", f"/v1/export?from_leaf={resume_at}", token=OPERATOR_TOKEN)
+    assert rest.status == 200
+    assert whole[:cut] + rest.text.splitlines() == whole and len(whole) > 3
 
 
 def test_finding_1_a_move_that_waited_for_the_lock_past_its_deadline_is_kept(
