@@ -232,8 +232,13 @@ def check_signed(item: dict[str, Any], trusted: dict[str, bytes]) -> None:  # 5.
         raise ValueError("bad signature") from None
 
 
-def check_chain(chain: list[dict[str, Any]], trusted: dict[str, bytes]) -> None:  # 5.6
-    table, seq, prev, time = chain[0]["event"]["table"], 0, GENESIS, 0
+def check_chain(
+    chain: list[dict[str, Any]],
+    trusted: dict[str, bytes],
+    start: tuple[int, str, int] | None = None,
+) -> None:  # 5.6; from (seq, prev, time) for a bundle that starts at a table_state (13.1)
+    seq, prev, time = start or (0, GENESIS, 0)
+    table = chain[0]["event"]["table"]
     for item in chain:
         event = item["event"]
         if event["table"] != table:
@@ -337,3 +342,32 @@ def test_note_verifier_key() -> None:
         f"{name}+{note_key_id.hex()}+{material}"
         == "fairdeal.example/log+e30c9444+AdXOcj832NxEfMsxqgMdexngF9kqzpqIThcu+DwQvRbz"
     )
+
+
+BOUNDED = json.loads(
+    (Path(__file__).parent / "vectors" / "fairdeal-bundle-2.json").read_text(encoding="utf-8")
+)
+
+
+def test_the_bounded_export_links_bundle_to_bundle() -> None:
+    """13.1: each bundle starts at seq 0 or at a table_state right after its table's
+    previous bundle, and its events chain from there; 6.6: after a table_state, a round
+    id is <table>.<number>."""
+    previous: dict[str, Any] | None = None
+    for bundle in BOUNDED["export"]:
+        assert bundle["format"] == "fairdeal-bundle/2"
+        chain = bundle["events"]
+        first = chain[0]["event"]
+        if previous is None:
+            assert (first["seq"], first["type"]) == (0, "table_created")
+            check_chain(chain, TRUSTED)
+        else:
+            assert first["type"] == "table_state"
+            assert (first["seq"], first["prev"]) == (previous["seq"] + 1, previous["hash"])
+            check_chain(chain, TRUSTED, (first["seq"], first["prev"], first["time"]))
+        for item in chain:
+            event = item["event"]
+            if event["type"] == "round_opened":
+                assert event["round"] == f"{event['table']}.{event['data']['number']}"
+        previous = {"seq": chain[-1]["event"]["seq"], "hash": chain[-1]["hash"]}
+        assert bundle["log"]["head_hash"] == previous["hash"]

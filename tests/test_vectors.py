@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from fairdeal.api.cli import main
-from tests.vectors import generate
+from fairdeal.verifier.cli import main as verify_main
+from tests.vectors import bounded, generate
 
 VECTORS = Path(__file__).parent / "vectors" / "fairdeal-v1.json"
 COMMITTED = json.loads(VECTORS.read_text(encoding="utf-8"))
@@ -16,6 +17,23 @@ COMMITTED = json.loads(VECTORS.read_text(encoding="utf-8"))
 
 def test_committed_vectors_match_the_generator() -> None:
     assert VECTORS.read_text(encoding="utf-8") == generate.render()
+    assert bounded.OUTPUT.read_text(encoding="utf-8") == bounded.render()
+
+
+def test_the_bounded_export_vector_verifies_line_by_line_and_as_a_whole(tmp_path: Path) -> None:
+    vector = json.loads(bounded.OUTPUT.read_text(encoding="utf-8"))
+    export = tmp_path / "export.jsonl"
+    export.write_text("".join(json.dumps(line) + "\n" for line in vector["export"]))
+    checkpoint = tmp_path / "checkpoint.txt"
+    checkpoint.write_text(vector["checkpoint"])
+    key = ["--key", vector["verifier_key"]]
+    assert verify_main([*key, "--checkpoint", str(checkpoint), str(export)]) == 0
+    for number, line in enumerate(vector["export"]):
+        alone = tmp_path / f"bundle-{number}.json"
+        alone.write_text(json.dumps(line))
+        assert verify_main([*key, str(alone)]) == 0
+    starts = [line["events"][0]["event"]["type"] for line in vector["export"]]
+    assert starts == ["table_created"] + ["table_state"] * (len(starts) - 1)
 
 
 @pytest.mark.parametrize("vector", COMMITTED["decks"], ids=lambda v: v["round_id"])
