@@ -58,7 +58,6 @@ def _joined(state: State, event: Logged) -> State:
         seats=seats,
         phase=DECIDING if len(seats) == 2 else OPEN,
         balances=event.data["balances"],
-        deposits=state.deposits + event.data["deposit"],
     )
 
 
@@ -68,7 +67,6 @@ def _left(state: State, event: Logged) -> State:
         seats=tuple(seat for seat in state.seats if seat != event.data["seat"]),
         phase=OPEN,
         balances=event.data["balances"],
-        withdrawals=state.withdrawals + event.data["withdrawal"],
     )
 
 

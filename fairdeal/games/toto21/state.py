@@ -63,8 +63,6 @@ class State:
     phase: str = OPEN
     seats: tuple[int, ...] = ()
     balances: Mapping[str, int] = field(default_factory=lambda: {POT: 0})
-    deposits: int = 0
-    withdrawals: int = 0
     score: tuple[int, int] = (0, 0)
     worth: int = 1  # points the next round is worth (rises after double busts)
     game_deadline: int | None = None
