@@ -49,6 +49,11 @@ _KEY_ID = re.compile(r"[0-9a-f]{32}")
 _ACTORS = frozenset((SERVER, *(f"seat:{seat}" for seat in range(100))))
 
 
+def is_id(value: object) -> bool:
+    """Whether ``value`` is a table or round id as SPEC 5.1 allows them."""
+    return isinstance(value, str) and _ID.fullmatch(value) is not None
+
+
 def seat_actor(seat: int) -> str:
     return f"seat:{seat}"
 

@@ -9,23 +9,21 @@ naming no round in progress (``decide``). Every Kvitlach round is sealed before 
 reveal, so the last round is always a sealed one.
 """
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from fairdeal.canonical import MAX_SAFE_INTEGER, json_text
-from fairdeal.errors import EventSchemaError, OptionsError
+from fairdeal.errors import EventSchemaError
 from fairdeal.events import seat_actor
+from fairdeal.games import resting
 from fairdeal.games.dealing import RoundState
 from fairdeal.games.kvitlach.options import Options, parse
 from fairdeal.games.kvitlach.state import EXIT_FROM_TERM_ROUND, State, Term, frozen, in_round
-from fairdeal.games.money import BANK, MAX_TABLE_TOTAL
+from fairdeal.games.money import BANK
 
 MEMBERS = frozenset(
     ("balances", "banker", "exit_offer", "last_round", "options", "rounds", "seats", "term")
 )
 TERM_MEMBERS = frozenset(("paid", "rounds"))
-_ROUND_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")  # as an event's round (fairdeal.events)
 
 
 def snapshot(state: State) -> dict[str, Any] | None:
@@ -49,10 +47,10 @@ def restore(members: Mapping[str, Any]) -> State:
     """The state ``snapshot`` described; EventSchemaError for anything else."""
     if not isinstance(members, Mapping) or set(members) != MEMBERS:
         raise EventSchemaError(f"a kvitlach snapshot has exactly the members {sorted(MEMBERS)}")
-    options = _options(members["options"])
+    options = resting.options(parse, members["options"])
     seats = _seats(members["seats"], "seats", range(options.max_seats))
-    rounds = _integer(members["rounds"], "rounds", 0)
-    banker = _integer(members["banker"], "banker", 0, options.max_seats - 1)
+    rounds = resting.integer(members["rounds"], "rounds", 0)
+    banker = resting.integer(members["banker"], "banker", 0, options.max_seats - 1)
     balances = _balances(members["balances"], seats, rounds)
     term = _term(members["term"], banker, seats, rounds, balances.get(BANK, 0))
     state = State(
@@ -76,29 +74,7 @@ def _last_round(value: Any, rounds: int) -> RoundState | None:
         if rounds:
             raise EventSchemaError("last_round names the last round of a table that opened any")
         return None
-    if type(value) is not str or not _ROUND_ID.fullmatch(value):
-        raise EventSchemaError("last_round is null or a round id")
-    if not rounds:
-        raise EventSchemaError("last_round names a round of a table that opened none")
-    return RoundState(value, rounds, "", (), None, sealed=True, revealed=True)
-
-
-def _options(raw: Any) -> Options:
-    if not isinstance(raw, dict):
-        raise EventSchemaError("options is an object")
-    try:
-        options = parse(raw)
-    except OptionsError as e:
-        raise EventSchemaError(f"options: {e}") from e
-    if json_text(options.to_json()) != json_text(raw):
-        raise EventSchemaError("options are not in their full form")
-    return options
-
-
-def _integer(value: Any, name: str, low: int, high: int = MAX_SAFE_INTEGER) -> int:
-    if type(value) is not int or not low <= value <= high:  # bool is refused too
-        raise EventSchemaError(f"{name} must be an integer from {low} to {high}")
-    return value
+    return resting.sealed_round(value, rounds, ())
 
 
 def _seats(value: Any, name: str, allowed: range | tuple[int, ...]) -> tuple[int, ...]:
@@ -113,12 +89,7 @@ def _seats(value: Any, name: str, allowed: range | tuple[int, ...]) -> tuple[int
 def _balances(value: Any, seats: tuple[int, ...], rounds: int) -> dict[str, int]:
     """Each seat's account, and the bank once a first round funded it."""
     accounts = {seat_actor(seat) for seat in seats} | ({BANK} if rounds else set())
-    if not isinstance(value, dict) or set(value) != accounts:
-        raise EventSchemaError(f"balances has exactly the accounts {sorted(accounts)}")
-    balances = {name: _integer(value[name], name, 0, MAX_TABLE_TOTAL) for name in sorted(value)}
-    if sum(balances.values()) > MAX_TABLE_TOTAL:
-        raise EventSchemaError(f"a table holds at most {MAX_TABLE_TOTAL} in all")
-    return balances
+    return resting.balances(value, accounts)
 
 
 def _term(value: Any, banker: int, seats: tuple[int, ...], rounds: int, bank: int) -> Term | None:
@@ -135,7 +106,7 @@ def _term(value: Any, banker: int, seats: tuple[int, ...], rounds: int, bank: in
         # The last player out ends the term, and so does the round that empties the bank.
         raise EventSchemaError("a term's banker is seated with a player, its bank funded")
     paid = _seats(value["paid"], "term's paid", others)
-    term_rounds = _integer(value["rounds"], "term's rounds", 1, rounds)
+    term_rounds = resting.integer(value["rounds"], "term's rounds", 1, rounds)
     return Term(banker, term_rounds, frozenset(paid))
 
 
