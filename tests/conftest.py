@@ -1,4 +1,5 @@
-"""What every test folder shares: the PostgreSQL the tests may use, or a clear skip."""
+"""What every test folder shares: the PostgreSQL the tests may use, or a clear skip; and the
+long runs (marked slow), which run only when asked for."""
 
 import os
 
@@ -19,3 +20,14 @@ def postgres_url() -> str:
     except psycopg.Error as e:
         pytest.skip(f"PostgreSQL not reachable at {where}: {' '.join(str(e).split())}")
     return POSTGRES_URL
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The long runs (marked slow) run only when asked for: ``-m slow`` or FAIRDEAL_SLOW=1;
+    their bounded versions run by default."""
+    if "slow" in (config.getoption("markexpr") or "") or os.environ.get("FAIRDEAL_SLOW"):
+        return
+    skip = pytest.mark.skip(reason="long run: pytest -m slow, or FAIRDEAL_SLOW=1")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -152,7 +152,7 @@ def check(obj: Any, trust: Trust, context: Context | None = None) -> Checked:
     table = _check_table(work) if chain.intact else None  # (5)-(14)
     head, checkpoint = _check_log(work, obj["log"], trust, context.checkpoints)  # (15) (16)
     result = _result(work, obj, head, checkpoint, context.line)
-    if chain.intact and work.since is None:
+    if chain.intact and work.events:
         result = _linked(result, work, table)
     return Checked(result, _verified(work, chain.head, table), work)
 
@@ -168,7 +168,7 @@ def _linked(result: Result, work: Work, table: Carried | None) -> Result:
     """``result`` with where its intact chain joins the table's (``Link``)."""
     first, last = work.events[0], work.events[-1]
     start = None
-    if first.type == TABLE_STATE:
+    if first.type == TABLE_STATE and work.since is None:  # ``since``: it starts at seq 0
         start = Link(first.seq, first.prev, first.time, _digest(work.texts[0]))
     replayed = table.replayed if table is not None else None
     draft = state_draft(replayed.game, replayed.state) if replayed is not None else None

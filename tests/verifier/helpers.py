@@ -173,7 +173,9 @@ class Log:
         size = self.tree.size if size is None else size
         return sign_checkpoint(Checkpoint(ORIGIN, size, self.tree.root(size)), NOTE_SIGNER)
 
-    def bundle(self, index: int, size: int | None = None) -> dict[str, Any]:
+    def bundle(self, index: int, size: int | None = None, bounded: bool = False) -> dict[str, Any]:
+        """Round ``index``'s bundle: its table's whole chain from seq 0, or if ``bounded``,
+        from where the service starts it (``first``)."""
         driver, round_id, last = self.entries[index]
         size = self.tree.size if size is None else size
         head = driver.log[last].hash
@@ -186,12 +188,24 @@ class Log:
             inclusion_proof=tuple(h.hex() for h in self.tree.inclusion_proof(index, size)),
             checkpoint=self.checkpoint(size),
         )
-        events = [s.to_json() for s in driver.log[: last + 1]]
+        start = self.first(index) if bounded else 0
+        events = [s.to_json() for s in driver.log[start : last + 1]]
         keys = [{"key_id": key_id(SIGNER.public_key), "public_key_pem": PEM, "current": True}]
         return json.loads(json.dumps(make_bundle(driver.table_id, round_id, events, keys, entry)))
 
-    def bundles(self) -> list[dict[str, Any]]:
-        return [self.bundle(i) for i in range(len(self.entries))]
+    def bundles(self, bounded: bool = False) -> list[dict[str, Any]]:
+        return [self.bundle(i, bounded=bounded) for i in range(len(self.entries))]
+
+    def first(self, index: int) -> int:
+        """Where the service starts round ``index``'s bundle (api/publishing.py): at the
+        table_state logged right after the same table's previous head in the log, or at
+        seq 0 (the table's first head here, or no table_state there)."""
+        driver = self.entries[index][0]
+        previous = [last for d, _, last in self.entries[:index] if d is driver]
+        after = previous[-1] + 1 if previous else 0
+        if after < len(driver.log) and driver.log[after].event.type == "table_state":
+            return after
+        return 0
 
     def consistency(self, first: int, second: int) -> dict[str, Any]:
         proof = self.tree.consistency_proof(first, second)
