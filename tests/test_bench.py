@@ -30,3 +30,12 @@ def test_verify_bench_verifies_its_own_exports():
     exits = re.findall(r"exit ([\d,]+)", out)
     assert exits and set(exits) == {"0"}, out
     assert "peak memory" in out
+
+
+def test_long_table_bench_prints_its_targets_and_verifies_its_exports():
+    out = _run("bench/long_table.py", "--rounds", "24", "--seats", "3")
+    assert re.search(r"^round N / round 1: size \d+\.\d\d x, verify \d+\.\d\d x", out, re.M)
+    assert re.search(r"^  N / N/2: \d+\.\d\d x", out, re.M)
+    exits = re.findall(r"\(exit (\d+)\)", out)
+    assert exits == ["0", "0"], out
+    assert "peak memory" in out
