@@ -8,7 +8,9 @@ Prints, each measured in this run (the machine is shared: compare ratios, not ra
 - the same export with --jobs 2 against --jobs 1 (target >= 1.7x), >= 10,000 rounds;
 - one one-round bundle through the command, interpreter start included (target < 0.5 s);
 - peak memory of the command on an export of >= 1,000,000 events (target < 200 MB):
-  one busy table, each bundle repeating its table's whole prefix, as the service exports.
+  one busy table, each bundle repeating its table's whole prefix (the first bundle format,
+  the worst case for memory; bench/long_table.py measures the bounded format the service
+  exports now).
 Tables are played by bench/simulate.py's bots through the real rules and signed.
 Run: python bench/verify.py [--rounds N] [--interleaved N] [--repeats N] [--memory-events N]
 """
