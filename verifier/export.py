@@ -259,7 +259,10 @@ class Across:
         # bundle ended, with the state that bundle's replay ended in
         end = self.ends.get(result.table or "")
         if end is None:
-            return  # the table's first bundle here: it proves its round from its state
+            if not self.pinned.partial:  # the whole log: the table's events from seq 0
+                reason = f"the table's first bundle starts at seq {start.seq}, not at seq 0"
+                self._find("export.link", result, reason)
+            return  # with --partial, it proves its round from its state
         if start.seq > end.seq + 1 and self.pinned.partial:
             return  # leaves are missing around a partial export's lines
         linked = hmac.compare_digest(start.hash, end.hash)

@@ -223,6 +223,24 @@ def test_a_bounded_bundle_that_does_not_start_after_the_previous_one_is_export_l
     assert partial.verdict == "valid", partial.codes()
 
 
+def test_a_whole_export_whose_table_starts_at_a_table_state_is_export_link(trust: Trust) -> None:
+    """A table whose first rounds the operator keeps out of its log: every leaf is there
+    and linked, but the table's events before its first bundle are in none."""
+    driver = _kvitlach("late", rounds=3)
+    log = helpers.Log()
+    for round_id in driver.rounds[1:]:
+        log.add(driver, round_id)
+    bundles = log.bundles(bounded=True)
+    first = bundles[0]["events"]
+    opened = next(i for i, e in enumerate(first) if e["event"]["round"] == "late.2")
+    assert first[opened - 1]["event"]["type"] == TABLE_STATE
+    bundles[0]["events"] = first[opened - 1 :]  # from the table_state after round 1
+    assert _alone(bundles[0], trust) == set()
+    whole = _export(bundles, trust)
+    assert [(f.code, f.round) for f in whole.findings] == [("export.link", "late.2")]
+    assert _export(bundles, trust, partial=True).verdict == "valid"
+
+
 def test_a_bounded_bundle_given_twice_in_an_export_is_export_link(
     bounded: list[Bundle], trust: Trust
 ) -> None:
