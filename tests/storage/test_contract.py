@@ -393,6 +393,40 @@ def test_logged_heads_page_by_leaf_index(store: Store) -> None:
         ]
 
 
+def test_a_heads_previous_head_is_its_tables_last_leaf_before_it(store: Store) -> None:
+    """What a bundle starts after (SPEC 13.1): rounds' and tables' heads alike, of one table."""
+    with_table(store, "a")
+    with_table(store, "b")
+    with store.transaction() as tx:
+        tx.put_round("a.1", "a", 1, SEED, opened_at=1)
+        tx.put_round("b.1", "b", 1, SEED, opened_at=1)
+        tx.put_table_head("a", 1, leaf(0), 0, 100)  # a seated
+        tx.finish_round("b.1", leaf(1), leaf_index=1, finished_at=110)
+        tx.finish_round("a.1", leaf(2), leaf_index=2, finished_at=120)
+        tx.put_table_head("a", 30, leaf(3), 3, 130)  # a seat leaves after a.1
+    with store.transaction() as tx:
+        assert tx.previous_head("a", 0) is None
+        assert tx.previous_head("a", 2) == HeadRow(0, "a", None, 1, leaf(0))
+        assert tx.previous_head("a", 3) == HeadRow(2, "a", "a.1", None, leaf(2))
+        assert tx.previous_head("a", 99) == HeadRow(3, "a", None, 30, leaf(3))
+        assert tx.previous_head("b", 1) is None
+        assert tx.previous_head("b", 99) == HeadRow(1, "b", "b.1", None, leaf(1))
+
+
+def test_events_between_two_seqs_a_rounds_page_and_an_events_type(store: Store) -> None:
+    with_table(store)
+    with store.transaction() as tx:
+        tx.append_events("t1", [signed("t1", n, "r1" if n % 2 else None) for n in range(8)])
+    with store.transaction() as tx:
+        assert seqs(tx.events_between("t1", 2, 5)) == [2, 3, 4, 5]
+        assert seqs(tx.events_between("t1", 6, 20)) == [6, 7]
+        assert tx.events_between("t1", 5, 4) == []
+        assert seqs(tx.round_events("t1", "r1", from_seq=3, limit=2)) == [3, 5]
+        assert seqs(tx.round_events("t1", "r1", from_seq=6)) == [7]
+        assert tx.event_type("t1", 3) == "note"
+        assert tx.event_type("t1", 8) is None
+
+
 def test_a_table_head_is_logged_once_per_seq(store: Store) -> None:
     with_table(store, "t1")
     with store.transaction() as tx:
