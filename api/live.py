@@ -1,4 +1,5 @@
-"""The tables this process has seen: each the fold of its logged events, topped up on use.
+"""The tables this process has seen: each the fold of its logged events, topped up on use
+(a table new to the process is folded from the table_state before its last round).
 
 Under the table's lock a request reads only the events the cache has not folded yet, so
 several processes can share one database and each keeps its own cache.
@@ -13,8 +14,8 @@ from fairdeal.api.errors import NotFoundError
 from fairdeal.api.storage import Reader
 from fairdeal.events import ChainHead, SignedEvent
 from fairdeal.games.base import AnyGame
-from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, TABLE_CREATED
-from fairdeal.table import Table, follow
+from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, TABLE_CREATED, TABLE_STATE
+from fairdeal.table import CREATED, Table, follow, restored
 
 
 @dataclass(frozen=True)
@@ -70,9 +71,12 @@ class LiveTables:
             return self._tables[table_id]
 
     def load(self, txn: Reader, table_id: str) -> Live:
-        """The table from the cache, topped up with the events it has not seen."""
+        """The table from the cache (or, new to it, from the table_state before its last
+        round), topped up with the events it has not seen."""
         with self._lock:
             live = self._tables.get(table_id)
+        if live is None:
+            live = self._resumed(txn, table_id)
         start = 0 if live is None else live.table.head.next_seq
         for raw in txn.events(table_id, start):
             live = self._fold(live, SignedEvent.from_json(raw))
@@ -86,6 +90,25 @@ class LiveTables:
             known = self._tables.get(live.table_id)
             if known is None or known.table.head.next_seq <= live.table.head.next_seq:
                 self._tables[live.table_id] = live
+
+    def _resumed(self, txn: Reader, table_id: str) -> Live | None:
+        """The table as the table_state right before its last round restores it (SPEC
+        6.6): a process new to a table reads that round's events, not the table's whole
+        past, and shows the last round as it was played. None: no such table_state (no
+        round yet, or a table from before 6.6), so the table is read from seq 0."""
+        last = txn.last_round_start(table_id)
+        if last is None or last[1] == 0:
+            return None
+        rounds, opened_at = last
+        (raw,) = txn.events(table_id, opened_at - 1, 1)
+        signed = SignedEvent.from_json(raw)
+        event = signed.event
+        if event.type != TABLE_STATE:
+            return None
+        game = self.games[event.data["game"]]
+        head = ChainHead(event.table).advance(event, signed.hash)
+        table = Table(game, restored(game, event.data), head, CREATED.after([TABLE_STATE]))
+        return Live(table, rounds_opened=rounds - 1, last_type=TABLE_STATE)
 
     def _fold(self, live: Live | None, signed: SignedEvent) -> Live:
         event = signed.event

@@ -65,6 +65,20 @@ class EventQueries(Queries):
             return self._bodies(sql, (table_id, round_id, from_seq))
         return self._bodies(sql + " LIMIT ?", (table_id, round_id, from_seq, limit))
 
+    def last_round_start(self, table_id: str) -> tuple[int, int] | None:
+        """The rounds opened at the table, and the seq of its last round's first event (its
+        ``round_opened``); None before its first round."""
+        row = self._run(
+            "SELECT round_id, number FROM rounds WHERE table_id = ? ORDER BY number DESC LIMIT 1",
+            (table_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        (first,) = self._run(
+            "SELECT MIN(seq) FROM events WHERE table_id = ? AND round_id = ?", (table_id, row[0])
+        ).fetchone()
+        return None if first is None else (int(row[1]), int(first))
+
     def round_last_seq(self, table_id: str, round_id: str) -> int | None:
         (last,) = self._run(
             "SELECT MAX(seq) FROM events WHERE table_id = ? AND round_id = ?", (table_id, round_id)

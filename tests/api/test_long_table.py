@@ -11,10 +11,14 @@ from typing import Any
 import pytest
 
 from bench.long_table import Clock, play_rounds, seat_table, service_on
+from fairdeal.api.keystore import load_keys
 from fairdeal.api.service import Service
+from fairdeal.api.storage import open_store
 from fairdeal.verifier import load_trust, verify_bundle
 from fairdeal.verifier.cli import main as verify_main
 from fairdeal.verifier.inputs import LIMITS
+from tests.api.bots import play_toto21_round, toto21_table
+from tests.api.conftest import Server
 
 SEATS = 4
 # A Kvitlach round of 4 seats logs a few dozen events (at most ~45 seen); with the
@@ -118,3 +122,51 @@ def test_a_table_of_5000_rounds_has_bounded_proofs_and_a_verifying_export(
 ) -> None:
     service, table_id, rounds = _long_table(tmp_path, 5_000)
     _check_long_table(service, table_id, rounds, tmp_path, capsys)
+
+
+def _views(service: Service, tokens: dict[int, str]) -> list[Any]:
+    table_id = tokens[-1]
+    return [service.table_view(table_id, tokens.get(seat)) for seat in (-2, *range(SEATS))]
+
+
+def test_a_process_new_to_a_long_table_reads_its_last_round_not_its_past(tmp_path: Path) -> None:
+    """A second service process on the same database loads the table from the table_state
+    before its last round (SPEC 6.6), and shows exactly what the first shows: at rest after
+    a round, and in the middle of one."""
+    clock = Clock()
+    first = service_on(tmp_path / "instance", clock)
+    tokens = seat_table(first, SEATS, {})
+    rounds = play_rounds(first, tokens, 40, random.Random(3))
+    table_id = tokens[-1]
+    second = service_on(tmp_path / "instance", clock)
+    with second.store.reader() as txn:
+        resumed = second.live._resumed(txn, table_id)
+        assert resumed is not None
+        opened = txn.last_round_start(table_id)
+    assert opened is not None and opened[0] == len(rounds)
+    assert resumed.table.head.next_seq == opened[1]  # from there on: one round's events
+    assert _views(second, tokens) == _views(first, tokens)
+    with second.store.reader() as txn:
+        assert second.live.load(txn, table_id).table.head == first.live[table_id].table.head
+
+    round_id = first.open_round(table_id, tokens[0])["round_id"]
+    first.command(table_id, tokens[1], "client_seed", {"seed": "mid-round"}, round_id=round_id)
+    third = service_on(tmp_path / "instance", clock)
+    assert _views(third, tokens) == _views(first, tokens)
+    with third.store.reader() as txn:
+        loaded = third.live.load(txn, table_id)
+    assert (loaded.current_round, loaded.rounds_opened) == (round_id, len(rounds) + 1)
+
+
+def test_a_process_new_to_a_toto21_table_shows_what_the_first_shows(server: Server) -> None:
+    game = toto21_table(server.url, {"target": 10})
+    for seed in range(3):
+        play_toto21_round(game, random.Random(seed))
+    table_id = game.table_id
+    tokens = {-1: table_id, **{seat: client.token for seat, client in game.seats.items()}}
+    config = server.config
+    fresh = Service(open_store(config.store_url), load_keys(config), config, server.clock)
+    with fresh.store.reader() as txn:
+        assert fresh.live._resumed(txn, table_id) is not None
+    running = server.service
+    assert _views(fresh, tokens) == _views(running, tokens)

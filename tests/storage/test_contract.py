@@ -427,6 +427,19 @@ def test_events_between_two_seqs_a_rounds_page_and_an_events_type(store: Store) 
         assert tx.event_type("t1", 8) is None
 
 
+def test_the_last_rounds_start_is_its_first_event(store: Store) -> None:
+    with_table(store)
+    with store.transaction() as tx:
+        assert tx.last_round_start("t1") is None
+        tx.put_round("t1.1", "t1", 1, SEED, opened_at=1)
+        tx.put_round("t1.2", "t1", 2, SEED, opened_at=2)
+        rounds = [None, "t1.1", "t1.1", None, "t1.2", "t1.2"]
+        tx.append_events("t1", [signed("t1", n, r) for n, r in enumerate(rounds)])
+    with store.transaction() as tx:
+        assert tx.last_round_start("t1") == (2, 4)
+        assert tx.last_round_start("other") is None
+
+
 def test_a_table_head_is_logged_once_per_seq(store: Store) -> None:
     with_table(store, "t1")
     with store.transaction() as tx:
