@@ -10,6 +10,7 @@ each measured in this run:
 - the service's export (its streaming path) and ``fairdeal-verify`` of it, for the first
   N/2 rounds' leaves and for all N (target: N at most 2.2x N/2, linear);
 - peak memory of ``fairdeal-verify`` on the whole export (target < 200 MB);
+- a service process new to the table: its first view, against folding the whole chain;
 - beside them, the first format's bundle of round N (the whole chain from table_created),
   the baseline the bounded format replaces.
 Run: python bench/long_table.py [--rounds N] [--seats S]
@@ -37,6 +38,7 @@ from fairdeal.api.keystore import load_keys  # noqa: E402
 from fairdeal.api.service import Service  # noqa: E402
 from fairdeal.api.storage import open_store  # noqa: E402
 from fairdeal.errors import FairdealError  # noqa: E402
+from fairdeal.events import SignedEvent  # noqa: E402
 from fairdeal.protocol import ROUND_REVEALED  # noqa: E402
 
 T0 = 1_760_000_000_000
@@ -143,6 +145,23 @@ def _export(service: Service, path: Path, until: int | None) -> tuple[float, int
     return time.perf_counter() - start, lines
 
 
+def _cold_load(work: Path, clock: Clock, tokens: dict[int, str]) -> None:
+    """A service process new to the table: its first view, from the table_state before
+    the last round, against folding the whole chain as it was loaded before."""
+    start = time.perf_counter()
+    cold = service_on(work / "instance", clock)
+    cold.table_view(tokens[-1], tokens[0])
+    resumed = time.perf_counter() - start
+    start = time.perf_counter()
+    with cold.store.reader() as txn:
+        folded = None
+        for raw in txn.events(tokens[-1]):
+            folded = cold.live._fold(folded, SignedEvent.from_json(raw))
+    whole = time.perf_counter() - start
+    print(f"a process new to the table: first view {resumed:.3f} s (its last round read);")
+    print(f"  folding the whole chain instead, as before: {whole:.1f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5_000)
@@ -183,6 +202,8 @@ def main() -> None:
     with service.store.reader() as txn:
         whole = sum(_size(e) + 1 for e in txn.events(tokens[-1]))
     print(f"  the first format's bundle of round N (the whole chain): ~{whole / 2**20:,.1f} MiB")
+
+    _cold_load(work, clock, tokens)
 
     runs = {}
     for name, until in (("N/2", half_time), ("N", None)):
