@@ -46,7 +46,7 @@ FRESH, RESTING, PLAYING = "fresh", "resting", "playing"
 @dataclass(frozen=True)
 class Standing:
     """Where a table stands, and whether its chain has logged a table_state: from then on
-    every run that starts at rest must follow one (a chain of the first format has none)."""
+    every run that starts at rest must follow one (a chain logged before SPEC 6.6 has none)."""
 
     phase: str = FRESH
     bounded: bool = False
