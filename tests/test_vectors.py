@@ -9,7 +9,7 @@ import pytest
 
 from fairdeal.api.cli import main
 from fairdeal.verifier.cli import main as verify_main
-from tests.vectors import bounded, generate
+from tests.vectors import bounded, generate, legacy
 
 VECTORS = Path(__file__).parent / "vectors" / "fairdeal-v1.json"
 COMMITTED = json.loads(VECTORS.read_text(encoding="utf-8"))
@@ -102,3 +102,21 @@ def test_deck_command_refuses_bad_arguments_in_one_line(args, message) -> None:
     assert run.returncode == 2
     assert run.stdout == ""
     assert run.stderr.count("\n") == 1 and message in run.stderr
+
+
+def test_an_export_the_release_before_bounded_proofs_wrote_still_verifies(tmp_path: Path) -> None:
+    """tests/vectors/legacy-export-1.jsonl is frozen (tests/vectors/legacy.py): format 1,
+    whole prefixes, no table_state. Today's verifier finds it valid, and a changed bet in
+    it invalid."""
+    key = ["--key", legacy.KEY.read_text().strip(), "--checkpoint", str(legacy.CHECKPOINT)]
+    lines = legacy.OUTPUT.read_text().splitlines()
+    bundles = [json.loads(line) for line in lines]
+    assert {b["format"] for b in bundles} == {"fairdeal-bundle/1"}
+    assert not [e for b in bundles for e in b["events"] if e["event"]["type"] == "table_state"]
+    assert {b["table_id"] for b in bundles} == {"legacy-t21", "legacy-kv", "legacy-kp"}
+    assert verify_main([*key, str(legacy.OUTPUT)]) == 0
+    changed = tmp_path / "changed.jsonl"
+    bet = next(i for i, line in enumerate(lines) if '"amount": ' in line and '"bet"' in line)
+    lines[bet] = lines[bet].replace('"amount": ', '"amount": 1', 1)
+    changed.write_text("\n".join(lines) + "\n")
+    assert verify_main([*key, str(changed)]) == 1
