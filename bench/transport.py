@@ -43,16 +43,34 @@ def raw(
 ) -> Response:
     """One request as any HTTP client could send it, tried once on a connection of its own;
     an error answer is returned, a failed connection raises ClientError."""
+    request = request_of(
+        method, path, body, token=token, headers=headers, data=data, content_type=content_type
+    )
+    connection = Connection(url, timeout, ONCE)
+    try:
+        return connection.send(request)
+    finally:
+        connection.close()
+
+
+def request_of(
+    method: str,
+    path: str,
+    body: Any = None,
+    *,
+    token: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    data: bytes | None = None,
+    content_type: str | None = "application/json",
+) -> Request:
+    """The body as JSON (unless ``data`` is given as is), the token as a bearer, and any
+    other ``headers``."""
     if data is None and body is not None:
         data = json.dumps(body).encode()
     sent = {"Content-Type": content_type} if data is not None and content_type else {}
     if token is not None:
         sent["Authorization"] = f"Bearer {token}"
-    connection = Connection(url, timeout, ONCE)
-    try:
-        return connection.send(Request(method, path, data, {**sent, **(headers or {})}))
-    finally:
-        connection.close()
+    return Request(method, path, data, {**sent, **(headers or {})})
 
 
 def answers(url: str, path: str = "/healthz", timeout: float = 1.0) -> bool:
@@ -145,14 +163,10 @@ class Http(Connection):
         token: str | None = None,
         key: str | None = None,
     ) -> Response:
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        if key:
-            headers["Idempotency-Key"] = key
-        data = None if body is None else json.dumps(body).encode()
+        headers = {"Idempotency-Key": key} if key else None
+        request = request_of(method, path, body, token=token or None, headers=headers)
         try:
-            return self.send(Request(method, path, data, headers))
+            return self.send(request)
         except ClientError as e:
             raise Unreachable(str(e)) from e
 
