@@ -315,3 +315,21 @@ def test_a_checkpoint_read_before_any_round_ends_does_not_break_the_first_round(
         assert raw(running.url, "GET", f"/v1/rounds/{round_id}/bundle").status == 200
     finally:
         stop_server(running, http)
+
+
+def test_a_seat_cannot_send_the_engines_own_events_as_commands(tmp_path: Path) -> None:
+    """table_state and table_created are logged by the engine alone (SPEC 6.1, 6.6): a seat
+    that sends one, a forged state of the table among them, is refused and nothing is logged."""
+    running, http = start_server(tmp_path)
+    try:
+        game = toto21_table(running.url, {"stake": 10})
+        before = events_of(running.url, game.table_id)
+        forged = {"game": "toto21", "balances": {"pot": 0, "seat:0": 20, "seat:1": 0}}
+        path, token = f"/v1/tables/{game.table_id}/actions", game.seats[0].token
+        for kind in ("table_state", "table_created"):
+            reply = raw(running.url, "POST", path, {"type": kind, "data": forged}, token=token)
+            assert (reply.status, error_of(reply)["code"]) == (409, "illegal_action"), reply.text
+            assert "engine alone" in error_of(reply)["message"]
+        assert events_of(running.url, game.table_id) == before
+    finally:
+        stop_server(running, http)
