@@ -43,9 +43,9 @@ def raw(
 ) -> Response:
     """One request as any HTTP client could send it, tried once on a connection of its own;
     an error answer is returned, a failed connection raises ClientError."""
-    request = request_of(
-        method, path, body, token=token, headers=headers, data=data, content_type=content_type
-    )
+    if data is None and body is not None:
+        data = json.dumps(body).encode()
+    request = Request(method, path, data, headers_of(data, content_type, token, headers))
     connection = Connection(url, timeout, ONCE)
     try:
         return connection.send(request)
@@ -53,24 +53,18 @@ def raw(
         connection.close()
 
 
-def request_of(
-    method: str,
-    path: str,
-    body: Any = None,
-    *,
-    token: str | None = None,
-    headers: Mapping[str, str] | None = None,
-    data: bytes | None = None,
-    content_type: str | None = "application/json",
-) -> Request:
-    """The body as JSON (unless ``data`` is given as is), the token as a bearer, and any
-    other ``headers``."""
-    if data is None and body is not None:
-        data = json.dumps(body).encode()
+def headers_of(
+    data: bytes | None,
+    content_type: str | None,
+    token: str | None,
+    more: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """A request's headers: the body's type if it has one, the token as a bearer, and
+    ``more``."""
     sent = {"Content-Type": content_type} if data is not None and content_type else {}
     if token is not None:
         sent["Authorization"] = f"Bearer {token}"
-    return Request(method, path, data, {**sent, **(headers or {})})
+    return {**sent, **(more or {})}
 
 
 def answers(url: str, path: str = "/healthz", timeout: float = 1.0) -> bool:
@@ -163,10 +157,11 @@ class Http(Connection):
         token: str | None = None,
         key: str | None = None,
     ) -> Response:
-        headers = {"Idempotency-Key": key} if key else None
-        request = request_of(method, path, body, token=token or None, headers=headers)
+        data = None if body is None else json.dumps(body).encode()
+        more = {"Idempotency-Key": key} if key else None
+        headers = headers_of(data, "application/json", token or None, more)
         try:
-            return self.send(request)
+            return self.send(Request(method, path, data, headers))
         except ClientError as e:
             raise Unreachable(str(e)) from e
 
