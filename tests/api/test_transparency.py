@@ -16,6 +16,7 @@ from fairdeal.keys import KeySet, key_id, load_public_key
 from fairdeal.merkle import leaf_hash, verify_consistency, verify_inclusion
 from fairdeal.note import BadNoteSignatureError, NoteVerifier, UntrustedNoteError, verify_checkpoint
 from fairdeal.verifier import load_trust, verify_bundle
+from fairdeal.verifier.cli import main as verify_main
 from tests.api.bots import (
     error_of,
     events_of,
@@ -271,6 +272,26 @@ def test_the_export_selects_by_table_and_by_finishing_time(played: Played) -> No
     assert [b["round_id"] for b in window] == played.rounds[1:4]
     _, nothing = _export(played, "?table=t0000000000000000")
     assert nothing == []
+
+
+@pytest.mark.parametrize("query", ["table", "window", "from_leaf"])
+def test_every_filtered_export_verifies_with_partial_each_tables_lines_linked(
+    played: Played, query: str, tmp_path: Path
+) -> None:
+    """A filter keeps a table's heads in a row (SPEC 7, step 17): its bounded lines link
+    one to the next, and only each table's first line there stands on its own state."""
+    queries = {
+        "table": f"?table={played.tables[1]}",
+        "window": f"?since={played.finished_at[1]}&until={played.finished_at[4]}",
+        "from_leaf": f"?from_leaf={played.leaf_of(2)}",
+    }
+    reply, bundles = _export(played, queries[query])
+    assert bundles
+    path = tmp_path / "filtered.jsonl"
+    path.write_text(reply.text)
+    key = ["--key", raw(played.url, "GET", "/v1/keys").json["log"]["verifier_key"]]
+    assert verify_main([*key, "--partial", str(path)]) == 0
+    assert verify_main([*key, str(path)]) == 1  # without --partial, its gaps are findings
 
 
 @pytest.mark.parametrize(
