@@ -34,7 +34,7 @@ from fairdeal.verifier.chain import ChainChecker, Head
 from fairdeal.verifier.findings import Finding
 from fairdeal.verifier.inputs import LIMITS, server_said
 from fairdeal.verifier.money import MoneyChecker, is_balances
-from fairdeal.verifier.rounds import RoundChecker, is_snapshot, revealed_seeds
+from fairdeal.verifier.rounds import RoundChecker, revealed_seeds, snapshot_problem
 from fairdeal.verifier.trust import Trust
 
 _BUNDLE_KEYS = {"format", "table_id", "round_id", "events", "keys", "log"}
@@ -231,9 +231,8 @@ def _start_of(work: Work) -> _Start:
         replayed, problem = rules.restart(first, work.texts[0])
         stated = first.data.get("balances")
         balances = dict(stated) if is_balances(stated) else {}
-        if not is_snapshot(first.data):
-            reason = "table_state needs game, options and balances"
-            work.findings.append(Finding("schema.data", work.table, None, first.seq, reason))
+        shape = snapshot_problem(work.table, first)
+        work.findings.extend([shape] if shape else [])
     else:
         replayed, problem = rules.start(first, work.texts[0])
     options = first.data.get("options")

@@ -181,6 +181,8 @@ class Across:
             self._same_history(result)
         else:
             self._joined(result, result.start)
+        if result.table is not None and result.heads:
+            self.last_head[result.table] = result.heads[-1]
         if result.table is not None and result.end is not None:
             self.ends[result.table] = result.end
         pinned = self.pinned.checkpoint
@@ -252,7 +254,6 @@ class Across:
         if earlier is not None and earlier not in set(result.heads):
             reason = f"does not contain seq {earlier[0]} of the table's earlier bundle"
             self._find("export.fork", result, reason)
-        self.last_head[result.table] = result.heads[-1]
 
     def _joined(self, result: bundle.Result, start: bundle.Link) -> None:
         # (17) a bundle that starts at a table_state starts where the table's previous
@@ -276,8 +277,6 @@ class Across:
                 f"its table_state at seq {start.seq} is not the state of the previous bundle's end"
             )
             self._find("export.state", result, reason)
-        if result.heads:
-            self.last_head[result.table or ""] = result.heads[-1]
 
     def finish(self) -> None:
         pinned, previous = self.pinned.checkpoint, self.pinned.previous

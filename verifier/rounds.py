@@ -56,14 +56,18 @@ def revealed_seeds(events: Iterable[Event]) -> dict[str, bytes]:
     return seeds
 
 
-def is_snapshot(data: Mapping[str, Any]) -> bool:
-    """Whether a table_state's data have what the verifier's own checks read: the game's
+def snapshot_problem(table: str, event: Event) -> Finding | None:
+    """(1) A table_state whose data lack what the verifier's own checks read: the game's
     name, its options (for the deck rules) and the balances (SPEC 6.6)."""
-    return (
+    data = event.data
+    if (
         isinstance(data.get("game"), str)
         and isinstance(data.get("options"), dict)
         and is_balances(data.get("balances"))
-    )
+    ):
+        return None
+    reason = "table_state needs game, options and balances"
+    return Finding("schema.data", table, event.round, event.seq, reason)
 
 
 def is_timeout(event_type: str) -> bool:
@@ -118,8 +122,8 @@ class RoundChecker:
 
     def _table_state(self, event: Event) -> None:
         self.bounded = True
-        if not is_snapshot(event.data):
-            self._find("schema.data", event, "table_state needs game, options and balances")
+        problem = snapshot_problem(self.table, event)
+        self.findings.extend([problem] if problem else [])
 
     def _open(self, event: Event) -> None:
         data, round_id = event.data, str(event.round)
