@@ -183,7 +183,8 @@ def _first_seq(txn: Reader, head: HeadRow) -> int:
     table_state yet)."""
     previous = txn.previous_head(head.table_id, head.leaf_index)
     after = _seq_of(txn, previous) + 1 if previous is not None else 0
-    return after if txn.event_type(head.table_id, after) == TABLE_STATE else 0
+    following = txn.events(head.table_id, after, 1)
+    return after if following and following[0]["event"]["type"] == TABLE_STATE else 0
 
 
 def known_round(txn: Reader, round_id: str) -> RoundRow:

@@ -41,13 +41,6 @@ class EventQueries(Queries):
             (table_id, first_seq, last_seq),
         )
 
-    def event_type(self, table_id: str, seq: int) -> str | None:
-        """The type of the table's event at ``seq``, if there is one."""
-        row = self._run(
-            "SELECT body FROM events WHERE table_id = ? AND seq = ?", (table_id, seq)
-        ).fetchone()
-        return None if row is None else str(json.loads(row[0])["event"]["type"])
-
     def last_seq(self, table_id: str) -> int | None:
         (last,) = self._run(
             "SELECT MAX(seq) FROM events WHERE table_id = ?", (table_id,)

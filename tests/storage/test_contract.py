@@ -413,7 +413,7 @@ def test_a_heads_previous_head_is_its_tables_last_leaf_before_it(store: Store) -
         assert tx.previous_head("b", 99) == HeadRow(1, "b", "b.1", None, leaf(1))
 
 
-def test_events_between_two_seqs_a_rounds_page_and_an_events_type(store: Store) -> None:
+def test_events_between_two_seqs_and_a_rounds_page(store: Store) -> None:
     with_table(store)
     with store.transaction() as tx:
         tx.append_events("t1", [signed("t1", n, "r1" if n % 2 else None) for n in range(8)])
@@ -423,8 +423,6 @@ def test_events_between_two_seqs_a_rounds_page_and_an_events_type(store: Store) 
         assert tx.events_between("t1", 5, 4) == []
         assert seqs(tx.round_events("t1", "r1", from_seq=3, limit=2)) == [3, 5]
         assert seqs(tx.round_events("t1", "r1", from_seq=6)) == [7]
-        assert tx.event_type("t1", 3) == "note"
-        assert tx.event_type("t1", 8) is None
 
 
 def test_the_last_rounds_start_is_its_first_event(store: Store) -> None:
