@@ -15,7 +15,7 @@ from fairdeal.api.storage import Reader
 from fairdeal.events import ChainHead, SignedEvent
 from fairdeal.games.base import AnyGame
 from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, TABLE_CREATED, TABLE_STATE
-from fairdeal.table import CREATED, Table, follow, restored
+from fairdeal.table import Table, follow, started_at
 
 
 @dataclass(frozen=True)
@@ -105,9 +105,9 @@ class LiveTables:
         event = signed.event
         if event.type != TABLE_STATE:
             return None
-        game = self.games[event.data["game"]]
+        at = started_at(self.games, event.data, event.version)
         head = ChainHead(event.table).advance(event, signed.hash)
-        table = Table(game, restored(game, event.data), head, CREATED.after([TABLE_STATE]))
+        table = Table(at.game, at.state, head, at.standing, at.seats)
         return Live(table, rounds_opened=rounds - 1, last_type=TABLE_STATE)
 
     def _fold(self, live: Live | None, signed: SignedEvent) -> Live:

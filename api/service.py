@@ -38,6 +38,7 @@ from fairdeal.events import Event, SignedEvent, concerned_seat, seat_actor
 from fairdeal.games import registry
 from fairdeal.games.base import AnyGame, Command
 from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, SEAT_JOINED, SEAT_LEFT, SERVER
+from fairdeal.statements import SIGNED
 from fairdeal.table import create, execute
 
 Clock = Callable[[], int]
@@ -95,7 +96,7 @@ class Service:
         now = self.clock()
         with self._failing_safely(), self.store.transaction() as txn:
             table, created = self._guard(
-                lambda: create(game, table_id, options, now, self.keys.signer)
+                lambda: create(game, table_id, options, now, self.keys.signer, version=SIGNED)
             )
             txn.create_table(table_id, game.name, now)
             txn.append_events(table_id, [created.to_json()])

@@ -93,6 +93,37 @@ class SeedError(IllegalActionError):
     code = "invalid_seed"
 
 
+class CommitmentError(IllegalActionError):
+    """A client seed that does not open the commitment its seat logged (SPEC 3.9)."""
+
+    code = "commitment_mismatch"
+
+
+class SeatSignatureError(IllegalActionError):
+    """A seat's command whose statement signature is missing, wrong or used before (SPEC
+    6.7). ``code`` tells which; the verifier reports each under its own finding code."""
+
+    code = "signature_invalid"
+
+
+class SignatureMissingError(SeatSignatureError):
+    """A keyed seat's command without its signature."""
+
+    code = "signature_missing"
+
+
+class SignatureReplayedError(SeatSignatureError):
+    """A statement number not above the seat's last: a statement used twice, or out of order."""
+
+    code = "signature_replayed"
+
+
+class SignatureUnexpectedError(SeatSignatureError):
+    """A signature on a keyless seat's command, or a key where the table takes none."""
+
+    code = "signature_unexpected"
+
+
 class LimitError(IllegalActionError):
     """A bet over the maximum, over the bank's uncovered funds, or over the seat's balance."""
 

@@ -37,7 +37,8 @@ from fairdeal.frozen import make
 from fairdeal.keys import KeySet, Signer
 from fairdeal.protocol import SERVER
 
-VERSION = 1
+VERSION = 1  # the first protocol's events; a table's chain keeps its table_created's version
+VERSIONS = (1, 2)  # SPEC 5.1: 2 is the protocol with seat keys and seed commitments (6.7)
 GENESIS_PREV = "0" * 64
 _FIELDS = ("version", "table", "round", "seq", "prev", "time", "type", "actor", "data")
 _FIELD_SET = frozenset(_FIELDS)
@@ -191,17 +192,21 @@ class ChainHead:
     next_seq: int = 0
     prev: str = GENESIS_PREV
     time: int = 0
+    version: int = VERSION
 
     def stamp(self, draft: Draft, time: int) -> Event:
         """Make the next event of this chain; time never goes back."""
-        return _event(draft, self.table, self.next_seq, self.prev, max(time, self.time))
+        time = max(time, self.time)
+        return _event(draft, self.table, self.next_seq, self.prev, time, version=self.version)
 
     def advance(self, event: Event, event_hash: bytes) -> "ChainHead":
+        """The head after ``event``, whose version the chain keeps (its first event's)."""
         values = {
             "table": self.table,
             "next_seq": event.seq + 1,
             "prev": event_hash.hex(),
             "time": event.time,
+            "version": event.version,
         }
         return make(ChainHead, values)
 
@@ -211,13 +216,16 @@ class ChainHead:
         """``stamp``, ``sign`` and ``advance`` for each draft in turn: the table engine's work
         for one command, without a head for each event between."""
         # hot: kvitlach rounds, events
-        table, seq, prev, last = self.table, self.next_seq, self.prev, self.time
+        table, seq, prev, last, version = (
+            self.table, self.next_seq, self.prev, self.time, self.version
+        )  # fmt: skip
         signed = []
         for draft in drafts:
-            signed.append(sign(_event(draft, table, seq, prev, max(time, last)), signer))
+            event = _event(draft, table, seq, prev, max(time, last), version=version)
+            signed.append(sign(event, signer))
             seq, prev, last = seq + 1, signed[-1].hash.hex(), signed[-1].event.time
-        head = make(ChainHead, {"table": table, "next_seq": seq, "prev": prev, "time": last})
-        return head, signed
+        values = {"table": table, "next_seq": seq, "prev": prev, "time": last, "version": version}
+        return make(ChainHead, values), signed
 
     def follow(self, signed: SignedEvent, keys: KeySet) -> "ChainHead":
         """Check that ``signed`` is the next link of this chain and return the new head."""
@@ -234,10 +242,10 @@ class ChainHead:
         return self.advance(event, signed.hash)
 
 
-def _event(draft: Draft, table: str, seq: int, prev: str, time: int) -> Event:
+def _event(draft: Draft, table: str, seq: int, prev: str, time: int, *, version: int) -> Event:
     """The event ``draft`` becomes at ``seq`` after the event of hash ``prev``, at ``time``."""
     values = {
-        "version": VERSION, "table": table, "round": draft.round, "seq": seq, "prev": prev,
+        "version": version, "table": table, "round": draft.round, "seq": seq, "prev": prev,
         "time": time, "type": draft.type, "actor": draft.actor, "data": dict(draft.data),
     }  # fmt: skip
     return make(Event, values)
@@ -308,8 +316,8 @@ def _check_shape(obj: dict[str, Any]) -> None:
     """SPEC 5.1's constraints on an event's fields, in the order of its table: the first
     that fails is raised. Each check runs once those before it passed."""
     version, table, round_id, seq, prev, time, kind, actor, data = map(obj.get, _FIELDS)
-    if type(version) is not int or version != VERSION:
-        reason = "version must be 1"
+    if type(version) is not int or version not in VERSIONS:
+        reason = "version must be 1 or 2"
     elif not (isinstance(table, str) and _ID.fullmatch(table)):
         reason = "bad table id"
     elif not (round_id is None or (isinstance(round_id, str) and _ID.fullmatch(round_id))):

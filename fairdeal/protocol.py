@@ -19,12 +19,17 @@ TABLE_STATE = "table_state"
 
 # The round protocol every game uses (SPEC 6.4), in the order a round logs them.
 ROUND_OPENED = "round_opened"
+SEED_COMMITMENT = "seed_commitment"  # version 2: a seat commits before any seed is shown
+SEEDS_COMMITTED = "seeds_committed"  # version 2: every seat committed or timed out
 CLIENT_SEED = "client_seed"
 SEED_TIMEOUT = "seed_timeout"
 ROUND_SEALED = "round_sealed"
 CARD_DEALT = "card_dealt"
 ROUND_VOIDED = "round_voided"
 ROUND_REVEALED = "round_revealed"
+
+# Why a round is voided when a seat that committed to its seed does not reveal it (SPEC 6.4).
+SEED_WITHHELD = "seed_withheld"
 
 # The actor of every event the service logs on its own account (SPEC 5.1).
 SERVER = "server"

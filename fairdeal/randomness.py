@@ -157,6 +157,13 @@ def check_client_seed(seed: str) -> None:
         raise SeedError("a client seed is printable ASCII (0x20 to 0x7E)")
 
 
+def client_seed_commitment(round_id: str, seat: int, seed: str) -> bytes:
+    """A seat's commitment to its client seed (SPEC 3.9): SHA-256 over the tag and the
+    canonical bytes of {round, seat, seed}, so it opens for that round and seat only."""
+    opening = canonical_bytes({"round": round_id, "seat": seat, "seed": seed})
+    return hashlib.sha256(tags.CLIENT_SEED_COMMITMENT + opening).digest()
+
+
 def _check_seed(server_seed: bytes) -> None:
     if len(server_seed) != SEED_BYTES:
         raise ValueError(f"a server seed is {SEED_BYTES} bytes")

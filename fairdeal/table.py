@@ -13,9 +13,10 @@ at its first (``started_at``), and ``runs`` checks each one it meets.
 """
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
+from fairdeal import statements
 from fairdeal.canonical import json_text
 from fairdeal.errors import (
     EventSchemaError,
@@ -24,7 +25,7 @@ from fairdeal.errors import (
     ReplayMismatchError,
     StateMismatchError,
 )
-from fairdeal.events import ChainHead, Draft, Event, SignedEvent, sign
+from fairdeal.events import VERSION, ChainHead, Draft, Event, SignedEvent, sign
 from fairdeal.frozen import make
 from fairdeal.games.base import AnyGame, Command, Game
 from fairdeal.keys import Signer
@@ -35,6 +36,7 @@ from fairdeal.protocol import (
     TABLE_CREATED,
     TABLE_STATE,
 )
+from fairdeal.statements import NO_KEYS, SIGNED, SeatKeys
 
 S = TypeVar("S")
 
@@ -71,23 +73,31 @@ class Standing:
 CREATED = Standing()  # a table just created
 
 
+def _no_keys() -> SeatKeys:
+    return NO_KEYS
+
+
 @dataclass(frozen=True)
 class Table(Generic[S]):
     """A game's state and its chain head: everything the next command needs."""
 
     game: Game[S]
     state: S
-    head: ChainHead
+    head: ChainHead  # its version is the table's protocol version (SPEC 5.1)
     standing: Standing = CREATED
+    seats: SeatKeys = field(default_factory=_no_keys)  # version 2: each seat's key and last n
 
 
 @dataclass(frozen=True)
 class Replayed:
-    """A table as a replay has it so far: its game, its state and where it stands."""
+    """A table as a replay has it so far: its game, its state, where it stands, its
+    protocol version and (version 2) its seats' keys."""
 
     game: AnyGame
     state: Any
     standing: Standing = CREATED
+    version: int = VERSION
+    seats: SeatKeys = field(default_factory=_no_keys)
 
 
 def created_draft(game: AnyGame, raw_options: Mapping[str, Any]) -> Draft:
@@ -95,12 +105,20 @@ def created_draft(game: AnyGame, raw_options: Mapping[str, Any]) -> Draft:
 
 
 def create(
-    game: Game[S], table_id: str, raw_options: Mapping[str, Any], time: int, signer: Signer
+    game: Game[S],
+    table_id: str,
+    raw_options: Mapping[str, Any],
+    time: int,
+    signer: Signer,
+    *,
+    version: int = VERSION,
 ) -> tuple[Table[S], SignedEvent]:
-    """A new table: ``table_created`` at seq 0 with the game's name and full options."""
+    """A new table: ``table_created`` at seq 0 with the game's name and full options, in
+    the protocol ``version`` its whole chain keeps."""
     draft = created_draft(game, raw_options)
-    signed = sign(ChainHead(table_id).stamp(draft, time), signer)
-    table = Table(game, game.new(draft.data["options"]), ChainHead(table_id))
+    head = ChainHead(table_id, version=version)
+    signed = sign(head.stamp(draft, time), signer)
+    table = Table(game, game.new(draft.data["options"]), head)
     return replace(table, head=table.head.advance(signed.event, signed.hash)), signed
 
 
@@ -118,46 +136,86 @@ def execute(
     receipts: list[SignedEvent] = []
     if table.standing.phase == RESTING:
         table, receipts = _log_state(table, command.time, signer)
-    decision = table.game.step(table.state, command, secret)
-    head, signed = table.head.extend(decision.drafts, command.time, signer)
-    standing = table.standing.after([draft.type for draft in decision.drafts])
-    values = {"game": table.game, "state": decision.state, "head": head, "standing": standing}
+    version, seats = table.head.version, table.seats
+    at = Replayed(table.game, table.state, table.standing, version, seats)
+    drafts, state = _decided(at, table.head.table, command, secret)
+    head, signed = table.head.extend(drafts, command.time, signer)
+    values = {
+        "game": table.game,
+        "state": state,
+        "head": head,
+        "standing": table.standing.after([draft.type for draft in drafts]),
+        "seats": statements.after(seats, drafts) if version >= SIGNED else seats,
+    }
     return make(Table, values), receipts + signed
+
+
+def _decided(
+    at: Replayed, table_id: str, command: Command, secret: bytes | None
+) -> tuple[list[Draft], Any]:
+    """The drafts a command causes and the state they lead to: the engine's members (a
+    seat's key, its checked signature: SPEC 6.7) around what the game decides."""
+    bare, members = statements.admit(at.version, at.seats, table_id, command)
+    decision = at.game.step(at.state, bare, secret)
+    if not members or not decision.drafts:
+        return decision.drafts, decision.state
+    first = decision.drafts[0]
+    if statements.SIGNATURE in members and first.round != command.round:
+        raise IllegalActionError(f"a signed {command.type} names the round its event does")
+    return [statements.logged(first, members), *decision.drafts[1:]], decision.state
 
 
 def _log_state(table: Table[S], time: int, signer: Signer) -> tuple[Table[S], list[SignedEvent]]:
     """The table after its ``table_state``. The state goes on as it is: the snapshot's
     restored state decides every later command alike (the game's contract), and this one
     keeps what views show of the last round."""
-    draft = state_draft(table.game, table.state)
+    draft = state_draft(table.game, table.state, _keys_of(table.head.version, table.seats))
     if draft is None:
         raise IllegalActionError("the game has a round open where the engine has none")
     head, signed = table.head.extend([draft], time, signer)
-    return Table(table.game, table.state, head, table.standing.after([TABLE_STATE])), signed
+    return replace(table, head=head, standing=table.standing.after([TABLE_STATE])), signed
 
 
-def state_draft(game: Game[S], state: S) -> Draft | None:
+SEAT_KEYS = "seat_keys"  # the engine's own member of a version-2 table_state
+
+
+def state_draft(game: Game[S], state: S, seats: SeatKeys | None = None) -> Draft | None:
     """The ``table_state`` that logs ``state`` at rest: the game's name and its snapshot
-    (None while a round is open)."""
+    (None while a round is open), and in version 2 the seats' keys (``seats``)."""
     members = game.snapshot(state)
-    return None if members is None else Draft(TABLE_STATE, SERVER, {"game": game.name, **members})
+    if members is None:
+        return None
+    data = {"game": game.name, **members}
+    if seats is not None:
+        data[SEAT_KEYS] = statements.to_json(seats)
+    return Draft(TABLE_STATE, SERVER, data)
 
 
-def restored(game: Game[S], data: Mapping[str, Any]) -> S:
-    """The state a ``table_state``'s data describe, if they are exactly what the game's
-    snapshot of that state would log (SPEC 6.6): options in full form, and every member
-    as the game writes it. Raises EventSchemaError or OptionsError."""
-    members = {key: value for key, value in data.items() if key != "game"}
+def _keys_of(version: int, seats: SeatKeys) -> SeatKeys | None:
+    return seats if version >= SIGNED else None
+
+
+def resting_draft(table: Replayed) -> Draft | None:
+    """The ``table_state`` the engine would log of a replayed table now (None mid-round)."""
+    return state_draft(table.game, table.state, _keys_of(table.version, table.seats))
+
+
+def restored(game: Game[S], data: Mapping[str, Any], version: int = VERSION) -> tuple[S, SeatKeys]:
+    """The state and seat keys a ``table_state``'s data describe, if they are exactly what
+    the engine would log of them (SPEC 6.6): options in full form, every member as the
+    game writes it, and in version 2 the seat keys. Raises EventSchemaError or OptionsError."""
+    members = {key: value for key, value in data.items() if key not in ("game", SEAT_KEYS)}
     options = members.get("options")
     if data.get("game") != game.name or not isinstance(options, dict):
         raise EventSchemaError("table_state names another game or has no options")
     if json_text(game.options(options)) != json_text(options):
         raise OptionsError("options are not in their full form")
+    seats = statements.from_json(data.get(SEAT_KEYS)) if version >= SIGNED else NO_KEYS
     state = game.restore(members)
-    again = state_draft(game, state)
+    again = state_draft(game, state, _keys_of(version, seats))
     if again is None or json_text(again.data) != json_text(data):
         raise EventSchemaError("table_state is not a table at rest as the game logs it")
-    return state
+    return state, seats
 
 
 def follow(table: Table[S], event: Event, event_hash: bytes) -> Table[S]:
@@ -165,7 +223,10 @@ def follow(table: Table[S], event: Event, event_hash: bytes) -> Table[S]:
     ``execute`` leaves it: a table_state changes nothing but where the table stands."""
     state = table.state if event.type == TABLE_STATE else table.game.apply(table.state, event)
     head = table.head.advance(event, event_hash)
-    return Table(table.game, state, head, table.standing.after([event.type]))
+    seats = table.seats
+    if head.version >= SIGNED:
+        seats = statements.after(seats, [event.draft])
+    return Table(table.game, state, head, table.standing.after([event.type]), seats)
 
 
 def started(game_of: Mapping[str, AnyGame], data: Mapping[str, Any]) -> tuple[AnyGame, Any]:
@@ -180,12 +241,16 @@ def started(game_of: Mapping[str, AnyGame], data: Mapping[str, Any]) -> tuple[An
     return game, game.new(options)
 
 
-def started_at(game_of: Mapping[str, AnyGame], data: Mapping[str, Any]) -> tuple[AnyGame, Any]:
-    """The game a ``table_state``'s data name, and the state they restore (SPEC 6.6)."""
+def started_at(
+    game_of: Mapping[str, AnyGame], data: Mapping[str, Any], version: int = VERSION
+) -> Replayed:
+    """The table a ``table_state``'s data describe, in a chain of that protocol
+    ``version``, to replay the events after it (SPEC 6.6)."""
     game = game_of.get(data.get("game", ""))
     if game is None:
         raise EventSchemaError("table_state names no known game")
-    return game, restored(game, data)
+    state, seats = restored(game, data, version)
+    return Replayed(game, state, CREATED.after([TABLE_STATE]), version, seats)
 
 
 def runs(
@@ -201,34 +266,44 @@ def runs(
     GameError as is; a run that is not exactly the rules' drafts, ReplayMismatchError
     (StateMismatchError for a table_state)."""
     game, state, standing = table.game, table.state, table.standing
+    version, seats = table.version, table.seats
     index = 0
     while index < len(events):
         first = events[index]
         text = texts[index] if texts is not None else None
         if first.type == TABLE_STATE:
-            _check_state(game, state, first, text)  # the state goes on as execute's does
+            # the state goes on as execute's does
+            _check_state(game, state, _keys_of(version, seats), first, text)
             end = index + 1
             standing = standing.after([TABLE_STATE])
         else:
             if standing.bounded and standing.phase == RESTING:
                 reason = f"the rules give table_state before {first.type} here"
                 raise ReplayMismatchError(first.seq, reason)
-            decision = game.step(state, Command.of(first), seeds.get(first.round or ""))
-            if not decision.drafts:
+            command = Command.of(first)
+            if version >= SIGNED:
+                command = statements.as_sent(command)
+            secret = seeds.get(first.round or "")
+            at = Replayed(game, state, standing, version, seats)
+            drafts, state = _decided(at, first.table, command, secret)
+            if not drafts:
                 raise ReplayMismatchError(first.seq, "the rules record nothing here")
-            end = index + len(decision.drafts)  # not all the rest: that is O(n^2) in all
+            end = index + len(drafts)  # not all the rest: that is O(n^2) in all
             logged = texts[index:end] if texts is not None else [None] * (end - index)
-            _check_run(events[index:end], logged, decision.drafts)
+            _check_run(events[index:end], logged, drafts)
             # Every logged event equals its draft, so the decided state is the logged one.
-            state = decision.state
-            standing = standing.after([draft.type for draft in decision.drafts])
+            standing = standing.after([draft.type for draft in drafts])
+            if version >= SIGNED:
+                seats = statements.after(seats, drafts)
         index = end
-        yield index, Replayed(game, state, standing)
+        yield index, Replayed(game, state, standing, version, seats)
 
 
-def _check_state(game: AnyGame, state: Any, event: Event, text: str | None) -> None:
+def _check_state(
+    game: AnyGame, state: Any, seats: SeatKeys | None, event: Event, text: str | None
+) -> None:
     """A logged ``table_state`` must be the snapshot of ``state``, the table at rest."""
-    draft = state_draft(game, state)
+    draft = state_draft(game, state, seats)
     if draft is None:
         raise ReplayMismatchError(event.seq, "a table_state while a round is open")
     if not records(event, draft, text):

@@ -13,3 +13,6 @@ EVENT = b"fairdeal/v1/event\x00"
 EVENT_SIGNATURE = b"fairdeal/v1/event-signature\x00"
 KEY_ID = b"fairdeal/v1/key-id\x00"
 TOKEN = b"fairdeal/v1/token\x00"
+# Version 2 (SPEC 3.9, 6.7): a seat's commitment to its client seed, and its signed statements.
+CLIENT_SEED_COMMITMENT = b"fairdeal/v2/client-seed-commitment\x00"
+SEAT_STATEMENT = b"fairdeal/v2/seat-statement\x00"

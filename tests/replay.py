@@ -9,7 +9,7 @@ from fairdeal.errors import EventSchemaError
 from fairdeal.events import ChainHead, Event
 from fairdeal.games.base import AnyGame
 from fairdeal.protocol import TABLE_CREATED
-from fairdeal.table import Replayed, Table, runs, started
+from fairdeal.table import CREATED, Replayed, Table, runs, started
 from fairdeal.verifier.rounds import revealed_seeds
 
 
@@ -18,8 +18,9 @@ def replay(game_of: Mapping[str, AnyGame], events: list[Event]) -> Table[Any]:
     the rules refuse the runs that need the deck (IllegalActionError)."""
     if not events or events[0].type != TABLE_CREATED or events[0].seq != 0:
         raise EventSchemaError("a table's chain starts with table_created at seq 0")
-    replayed = Replayed(*started(game_of, events[0].data))
+    game, state = started(game_of, events[0].data)
+    replayed = Replayed(game, state, CREATED, events[0].version)
     for _, after in runs(replayed, events[1:], revealed_seeds(events)):
         replayed = after  # the run is checked
     head = ChainHead(events[0].table).advance(events[-1], events[-1].hash())
-    return Table(replayed.game, replayed.state, head, replayed.standing)
+    return Table(replayed.game, replayed.state, head, replayed.standing, replayed.seats)

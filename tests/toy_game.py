@@ -22,8 +22,11 @@ from fairdeal.protocol import (
     ROUND_OPENED,
     ROUND_REVEALED,
     ROUND_SEALED,
+    ROUND_VOIDED,
     SEAT_JOINED,
+    SEED_COMMITMENT,
     SEED_TIMEOUT,
+    SEEDS_COMMITTED,
     SERVER,
 )
 
@@ -106,9 +109,13 @@ def _seeding(run: Run[State], command: Command, secret: bytes | None) -> None:
     current = run.state.round
     if current is None or not run.state.in_round() or command.round != current.round_id:
         raise IllegalActionError(f"{command.type} names the round in progress")
-    run.emit(dealing.seeding_draft(current, command))
-    if dealing.ready_to_seal(_round(run), command):
+    drafts, then = dealing.seeding(current, command, run.state.options.seed_time_ms)
+    for draft in drafts:
+        run.emit(draft)
+    if then == dealing.SEAL:
         _deal_and_settle(run, secret)
+    elif then == dealing.VOID:
+        run.emit(dealing.revealed_draft(_round(run), secret))
 
 
 def _round(run: Run[State]) -> dealing.RoundState:
@@ -135,6 +142,7 @@ def _deal_and_settle(run: Run[State], secret: bytes | None) -> None:
 _COMMANDS: dict[str, Callable[[Run[State], Command, bytes | None], None]] = {
     SEAT_JOINED: _join,
     ROUND_OPENED: _open,
+    SEED_COMMITMENT: _seeding,
     CLIENT_SEED: _seeding,
     SEED_TIMEOUT: _seeding,
 }
@@ -162,8 +170,11 @@ def apply_at(state: State, event: Logged, time: int) -> State:
 
 
 _ROUND_APPLIERS: dict[str, Callable[[State, dealing.RoundState, Logged], State]] = {
-    CLIENT_SEED: lambda s, r, e: replace(s, round=dealing.apply_seed(r, e)),
-    SEED_TIMEOUT: lambda s, r, e: s,
+    **{
+        kind: lambda s, r, e: replace(s, round=dealing.apply_seeding(r, e))
+        for kind in (SEED_COMMITMENT, SEEDS_COMMITTED, CLIENT_SEED, SEED_TIMEOUT)
+    },
+    ROUND_VOIDED: lambda s, r, e: s,
     ROUND_SEALED: lambda s, r, e: replace(s, round=dealing.apply_sealed(r)),
     CARD_DEALT: lambda s, r, e: replace(s, dealt=s.dealt + 1),
     ROUND_WON: lambda s, r, e: replace(s, balances=e.data["balances"]),

@@ -28,7 +28,7 @@ from fairdeal.canonical import json_text
 from fairdeal.events import Event, SignedEvent
 from fairdeal.note import Checkpoint
 from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, TABLE_STATE, is_hex64
-from fairdeal.table import Replayed, state_draft
+from fairdeal.table import Replayed, resting_draft
 from fairdeal.verifier import log, rules
 from fairdeal.verifier.chain import ChainChecker, Head
 from fairdeal.verifier.findings import Finding
@@ -171,7 +171,7 @@ def _linked(result: Result, work: Work, table: Carried | None) -> Result:
     if first.type == TABLE_STATE and work.since is None:  # ``since``: it starts at seq 0
         start = Link(first.seq, first.prev, first.time, _digest(work.texts[0]))
     replayed = table.replayed if table is not None else None
-    draft = state_draft(replayed.game, replayed.state) if replayed is not None else None
+    draft = resting_draft(replayed) if replayed is not None else None
     after = _digest(json_text(draft.data)) if draft is not None else None
     end = Link(last.seq, work.digests[-1].hex(), last.time, after)
     return replace(result, start=start, end=end)

@@ -22,7 +22,7 @@ from fairdeal.errors import (
 from fairdeal.events import Event
 from fairdeal.games import registry
 from fairdeal.games.base import AnyGame
-from fairdeal.protocol import SERVER, TABLE_STATE
+from fairdeal.protocol import SERVER
 from fairdeal.table import CREATED, Replayed, runs, started, started_at
 from fairdeal.verifier.findings import CODES, Finding
 
@@ -31,7 +31,8 @@ def start(created: Event, data_text: str) -> tuple[Replayed | None, Finding | No
     """The table as ``table_created`` makes it: a known game and options in full form.
     ``data_text`` is its data's canonical text."""
     name = created.data.get("game")
-    replayed, problem = _start(registry().get(name) if isinstance(name, str) else None, data_text)
+    game = registry().get(name) if isinstance(name, str) else None
+    replayed, problem = _start(game, data_text, created.version)
     if problem is None:
         return replayed, None
     code, reason = problem
@@ -41,24 +42,27 @@ def start(created: Event, data_text: str) -> tuple[Replayed | None, Finding | No
 def restart(snapshot: Event, data_text: str) -> tuple[Replayed | None, Finding | None]:
     """The table as the ``table_state`` a bundle starts at restores it (SPEC 6.6)."""
     try:  # the data as logged: canonical text is JSON
-        game, state = started_at(registry(), json.loads(data_text))
+        replayed = started_at(registry(), json.loads(data_text), snapshot.version)
     except EventSchemaError as e:
         return None, _finding("rules.unknown_game", snapshot, f"table_state: {e}")
     except OptionsError as e:
         return None, _finding("rules.invalid_options", snapshot, f"table_state: {e}")
     except Exception as e:  # a game refusing a forged snapshot in its own way
         return None, _crashed(snapshot, e)
-    return Replayed(game, state, CREATED.after([TABLE_STATE])), None
+    return replayed, None
 
 
 @lru_cache(maxsize=64)
-def _start(game: AnyGame | None, data_text: str) -> tuple[Replayed | None, tuple[str, str] | None]:
+def _start(
+    game: AnyGame | None, data_text: str, version: int
+) -> tuple[Replayed | None, tuple[str, str] | None]:
     """``start`` for each distinct game (as registered now) and ``table_created`` data
     once: the rules are pure and a state is a value, so tables created alike (most of an
     export's) start alike."""
     try:  # the data as logged: canonical text is JSON
         known = {game.name: game} if game is not None else {}
-        return Replayed(*started(known, json.loads(data_text))), None
+        game_, state = started(known, json.loads(data_text))
+        return Replayed(game_, state, CREATED, version), None
     except EventSchemaError:  # no game of the registry, or no options (a game never raises it)
         return None, ("rules.unknown_game", "no known game with options")
     except FairdealError as e:

@@ -4,6 +4,11 @@ A round opens with the server's commitment; each participating seat adds a clien
 seed (or times out); the seal fixes the shuffle key; cards leave the deck strictly in
 order; the round ends with the server seed revealed. The game modules call these
 helpers from ``decide`` and ``apply`` and add their own rules around them.
+
+A seat may first commit to its seed (``seed_commitment``, SPEC 6.4): once every seat
+has committed, sent its seed or timed out, ``seeds_committed`` opens the reveals, and a
+seat that committed and does not reveal in time voids the round under its own name
+(``seed_withheld``). A round in which no seat commits is the first protocol's round.
 """
 
 import hmac
@@ -12,7 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairdeal import cards, randomness
-from fairdeal.errors import IllegalActionError, NotDueError, OutOfTurnError, SealedError
+from fairdeal.errors import (
+    CommitmentError,
+    IllegalActionError,
+    NotDueError,
+    OutOfTurnError,
+    SealedError,
+)
 from fairdeal.events import Draft, actor_seat
 from fairdeal.frozen import evolve
 from fairdeal.games.base import Command, Logged, record
@@ -22,7 +33,10 @@ from fairdeal.protocol import (
     ROUND_REVEALED,
     ROUND_SEALED,
     ROUND_VOIDED,
+    SEED_COMMITMENT,
     SEED_TIMEOUT,
+    SEED_WITHHELD,
+    SEEDS_COMMITTED,
     SERVER,
     is_hex64,
 )
@@ -30,6 +44,7 @@ from fairdeal.protocol import (
 UP, DOWN, BLIND = "up", "down", "blind"
 FACES = (UP, DOWN, BLIND)
 TIMED_OUT_SEED = ""  # a seat whose seed time ran out contributes the empty string
+SEAL, VOID, WAIT = "seal", "void", "wait"  # what follows a seat's seed step (``seeding``)
 
 
 @dataclass(frozen=True)
@@ -90,10 +105,13 @@ class RoundState:
     number: int
     commitment: str
     seats: tuple[int, ...]
-    seed_deadline: int | None
+    seed_deadline: int | None  # the commit (or seed) deadline, then the reveal deadline
     seeds: Mapping[int, str] = field(default_factory=dict)
     sealed: bool = False
     revealed: bool = False
+    commitments: Mapping[int, str] = field(default_factory=dict)
+    revealing: bool = False  # seeds_committed is logged: only committed seats send seeds
+    out: frozenset[int] = frozenset()  # seats a seed_timeout left out
     # hot: toto21 rounds, events; kvitlach rounds, events. The last deck derived, shared
     # with the copies this state evolves into: the rules ask for it at nearly every move.
     _memo: list[_DeckMemo] = field(default_factory=list, init=False, repr=False, compare=False)
@@ -165,8 +183,8 @@ def refuse_if_sealed(current: RoundState) -> None:
         raise SealedError("the round is sealed: no more client seeds")
 
 
-def seed_draft(current: RoundState, actor: str, data: Mapping[str, Any], now: int) -> Draft:
-    """``client_seed``: one per participating seat, only before the seal and its deadline."""
+def _seat_may_seed(current: RoundState, actor: str, now: int) -> int:
+    """The seat of ``actor``, which may still send its seed or commitment now."""
     seat = actor_seat(actor)
     refuse_if_sealed(current)
     if current.seed_deadline is not None and now >= current.seed_deadline:
@@ -175,15 +193,44 @@ def seed_draft(current: RoundState, actor: str, data: Mapping[str, Any], now: in
         raise OutOfTurnError("only a seat playing this round contributes a seed")
     if seat in current.seeds:
         raise IllegalActionError("this seat already contributed its seed")
+    return seat
+
+
+def seed_draft(current: RoundState, actor: str, data: Mapping[str, Any], now: int) -> Draft:
+    """``client_seed``: one per participating seat, only before the seal and its deadline.
+    A seat that committed sends it once the reveals are open, and it must open the
+    commitment; a seat that did not may send it straight away, before the reveals."""
+    seat = _seat_may_seed(current, actor, now)
     seed = data.get("seed")
     if not isinstance(seed, str) or set(data) != {"seed"}:
         raise IllegalActionError("client_seed carries exactly one text field, seed")
     randomness.check_client_seed(seed)
+    committed = current.commitments.get(seat)
+    if committed is None and current.revealing:
+        raise IllegalActionError("the reveals are open: only a seat that committed sends a seed")
+    if committed is not None and not current.revealing:
+        raise IllegalActionError("this seat committed: it reveals once every seat has committed")
+    if committed is not None:
+        opened = randomness.client_seed_commitment(current.round_id, seat, seed).hex()
+        if not hmac.compare_digest(opened, committed):
+            raise CommitmentError("the seed does not open this seat's commitment")
     return Draft(CLIENT_SEED, actor, {"seed": seed}, current.round_id)
 
 
+def commitment_draft(current: RoundState, actor: str, data: Mapping[str, Any], now: int) -> Draft:
+    """``seed_commitment``: a seat's commitment to its seed, before any seed is revealed."""
+    seat = _seat_may_seed(current, actor, now)
+    if current.revealing:
+        raise IllegalActionError("every seat has committed: the reveals are open")
+    if seat in current.commitments:
+        raise IllegalActionError("this seat already committed")
+    if set(data) != {"commitment"} or not is_hex64(data.get("commitment")):
+        raise IllegalActionError("seed_commitment carries exactly commitment, 64 lowercase hex")
+    return Draft(SEED_COMMITMENT, actor, {"commitment": data["commitment"]}, current.round_id)
+
+
 def seed_timeout_draft(current: RoundState, data: Mapping[str, Any], now: int) -> Draft:
-    """``seed_timeout``: the seats whose seed time ran out, logged with the deadline."""
+    """``seed_timeout``: the seats whose seed (or commitment) time ran out, with the deadline."""
     expected = {"deadline": current.seed_deadline, "seats": missing_seeds(current)}
     if current.sealed or current.seed_deadline is None or dict(data) != expected:
         raise IllegalActionError("no such seed deadline is pending")
@@ -193,22 +240,50 @@ def seed_timeout_draft(current: RoundState, data: Mapping[str, Any], now: int) -
 
 
 def seeding_draft(current: RoundState, command: Command) -> Draft:
-    """The draft of a seat's ``client_seed`` or of the server's ``seed_timeout`` for the
-    round in progress, ``current``; after either the game seals once ``ready_to_seal``."""
+    """The draft of a seat's ``client_seed`` or ``seed_commitment``, or of the server's
+    ``seed_timeout``, for the round in progress, ``current``."""
     if command.type == CLIENT_SEED:
         return seed_draft(current, command.actor, command.data, command.time)
+    if command.type == SEED_COMMITMENT:
+        return commitment_draft(current, command.actor, command.data, command.time)
     if command.actor != SERVER:
         raise IllegalActionError("the server times out seeds")
     return seed_timeout_draft(current, command.data, command.time)
 
 
-def ready_to_seal(current: RoundState, command: Command) -> bool:
-    """Every seed is in, or the rest timed out (``command`` being the one just decided)."""
-    return command.type == SEED_TIMEOUT or all_seeded(current)
+def seeding(current: RoundState, command: Command, reveal_time: int) -> tuple[list[Draft], str]:
+    """The drafts of a seed step (``seeding_draft``) and what the game does next: SEAL once
+    every seed is in or out, VOID (after ``round_voided``, which the drafts end with) when
+    a committed seat withheld its seed, else WAIT. The last commitment (or the commit
+    timeout) opens the reveals, ``reveal_time`` ms long, when a committed seed is pending."""
+    draft = seeding_draft(current, command)
+    after = apply_seeding(current, draft)
+    if command.type == SEED_TIMEOUT and current.revealing:
+        withheld = {"reason": SEED_WITHHELD, "seats": draft.data["seats"]}
+        return [draft, Draft(ROUND_VOIDED, SERVER, withheld, current.round_id)], VOID
+    if missing_seeds(after):
+        return [draft], WAIT
+    if after.revealing or not any(seat not in after.seeds for seat in after.commitments):
+        return [draft], SEAL
+    deadline = {"deadline": command.time + reveal_time}
+    return [draft, Draft(SEEDS_COMMITTED, SERVER, deadline, current.round_id)], WAIT
 
 
 def missing_seeds(current: RoundState) -> list[int]:
-    return [seat for seat in current.seats if seat not in current.seeds]
+    """The seats a seed_timeout would name now: before the reveals, those that neither
+    committed nor sent a seed (nor timed out); once they are open, those that committed
+    and have not revealed."""
+    if current.revealing:
+        return [
+            seat
+            for seat in current.seats
+            if seat in current.commitments and seat not in current.seeds
+        ]
+    return [
+        seat
+        for seat in current.seats
+        if seat not in current.seeds and seat not in current.commitments and seat not in current.out
+    ]
 
 
 def sealed_draft(current: RoundState) -> Draft:
@@ -266,6 +341,33 @@ def apply_seed(current: RoundState, event: Logged) -> RoundState:
     seat = actor_seat(event.actor)
     assert seat is not None
     return evolve(current, seeds={**current.seeds, seat: event.data["seed"]})
+
+
+def apply_commitment(current: RoundState, event: Logged) -> RoundState:
+    seat = actor_seat(event.actor)
+    assert seat is not None
+    return evolve(current, commitments={**current.commitments, seat: event.data["commitment"]})
+
+
+def apply_seeds_committed(current: RoundState, event: Logged) -> RoundState:
+    return evolve(current, revealing=True, seed_deadline=event.data["deadline"])
+
+
+def apply_seed_timeout(current: RoundState, event: Logged) -> RoundState:
+    return evolve(current, out=current.out | frozenset(event.data["seats"]))
+
+
+_SEEDING = {
+    CLIENT_SEED: apply_seed,
+    SEED_COMMITMENT: apply_commitment,
+    SEEDS_COMMITTED: apply_seeds_committed,
+    SEED_TIMEOUT: apply_seed_timeout,
+}
+
+
+def apply_seeding(current: RoundState, event: Logged) -> RoundState:
+    """The round after one of the seed events a seed step logs (see ``seeding``)."""
+    return _SEEDING[event.type](current, event)
 
 
 def apply_sealed(current: RoundState) -> RoundState:

@@ -44,7 +44,7 @@ def through_the_engine(game: AnyGame) -> Restore:
     def restore(members: Any) -> Any:
         if not isinstance(members, Mapping):  # no event's data: the game refuses it itself
             return game.restore(members)
-        return restored(game, {"game": game.name, **members})
+        return restored(game, {"game": game.name, **members})[0]
 
     return restore
 

@@ -171,7 +171,7 @@ def _lying_table(change: Callable[[dict[str, Any]], None]) -> helpers.TableDrive
     data = json.loads(json.dumps(dict(true.data)))
     change(data)
     assert data != json.loads(json.dumps(dict(true.data)))
-    state = table.restored(driver.game, data)  # the game takes it: a well-formed snapshot
+    state, _ = table.restored(driver.game, data)  # the game takes it: a well-formed snapshot
     now = driver.table.head.time
     head, signed = driver.table.head.extend([Draft(TABLE_STATE, SERVER, data)], now, driver.signer)
     standing = driver.table.standing.after([TABLE_STATE])

@@ -47,9 +47,12 @@ from fairdeal.protocol import (
     ROUND_OPENED,
     ROUND_REVEALED,
     ROUND_SEALED,
+    ROUND_VOIDED,
     SEAT_JOINED,
     SEAT_LEFT,
+    SEED_COMMITMENT,
     SEED_TIMEOUT,
+    SEEDS_COMMITTED,
 )
 
 _Changes = Mapping[str, Any]
@@ -181,7 +184,7 @@ def _opened(state: State, event: Logged, time: int) -> State:
 
 
 def _seeded(state: State, event: Logged, time: int) -> State:
-    return _next(state, time, round=dealing.apply_seed(_round(state), event))
+    return _next(state, time, round=dealing.apply_seeding(_round(state), event))
 
 
 def _sealed(state: State, event: Logged, time: int) -> State:
@@ -310,8 +313,11 @@ _HANDLERS: dict[str, Callable[[State, Logged, int], State]] = {
     "term_ended": _term_ended,
     ROUND_OPENED: _opened,
     "bank_funded": _bank_funded,
+    SEED_COMMITMENT: _seeded,
+    SEEDS_COMMITTED: _seeded,
     CLIENT_SEED: _seeded,
-    SEED_TIMEOUT: _nothing,
+    SEED_TIMEOUT: _seeded,
+    ROUND_VOIDED: _nothing,
     ROUND_SEALED: _sealed,
     CARD_DEALT: _dealt,
     "bet": _bet,

@@ -21,7 +21,9 @@ from fairdeal.protocol import (
     ROUND_VOIDED,
     SEAT_JOINED,
     SEAT_LEFT,
+    SEED_COMMITMENT,
     SEED_TIMEOUT,
+    SEEDS_COMMITTED,
     TABLE_CREATED,
 )
 
@@ -29,7 +31,7 @@ CONSEQUENCES = frozenset(
     {
         TABLE_CREATED, "bank_funded", ROUND_SEALED, CARD_DEALT, "card_burned",
         "cards_shown", "hand_won", "hand_lost", "hand_closed", "round_settled",
-        "term_ended", ROUND_REVEALED, ROUND_VOIDED,
+        "term_ended", ROUND_REVEALED, ROUND_VOIDED, SEEDS_COMMITTED,
     }
 )  # fmt: skip
 
@@ -45,6 +47,7 @@ _COMMANDS: dict[str, _Handler] = {
     SEAT_LEFT: _table(seating.seat_left),
     "banker_exit": _table(seating.banker_exit),
     ROUND_OPENED: rounds.round_opened,
+    SEED_COMMITMENT: rounds.seeding,
     CLIENT_SEED: rounds.seeding,
     SEED_TIMEOUT: rounds.seeding,
     "move_timeout": play.move_timeout,

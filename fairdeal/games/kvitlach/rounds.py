@@ -92,10 +92,17 @@ def _fund(run: Run, banker: int, payers: list[int]) -> None:
 
 
 def seeding(run: Run, command: Command, secret: bytes | None) -> None:
-    """A seat's ``client_seed`` or the server's ``seed_timeout``; then, once ready, the seal."""
-    run.emit(dealing.seeding_draft(_current(run.state, command), command))
-    if dealing.ready_to_seal(run.round, command):
+    """A seat's ``client_seed`` or ``seed_commitment``, or the server's ``seed_timeout``;
+    then the seal once every seed is in, or the reveal of a round a withheld seed voided
+    (it moved no money: the antes paid stay in the bank for the term's next rounds)."""
+    current = _current(run.state, command)
+    drafts, then = dealing.seeding(current, command, run.state.options.seed_time_ms)
+    for draft in drafts:
+        run.emit(draft)
+    if then == dealing.SEAL:
         _seal_and_deal(run, secret)
+    elif then == dealing.VOID:
+        run.emit(dealing.revealed_draft(run.round, secret))
 
 
 def _current(state: State, command: Command) -> dealing.RoundState:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fairdeal.errors import GameError
+from fairdeal.games import dealing
 from fairdeal.games.dealing import Deck
 from fairdeal.games.kvitlach.options import NAME
 from fairdeal.games.kvitlach.play import BANKER_MOVES, PLAYER_MOVES, check_banker, check_player
@@ -36,8 +37,7 @@ def legal_actions(state: State, seat: int, secret: bytes | None) -> list[str]:
     play, current = state.play, state.round
     assert play is not None and current is not None
     if play.phase == SEEDING:
-        seeding = seat in current.seats and seat not in current.seeds and not current.sealed
-        return [CLIENT_SEED] if seeding else []
+        return [CLIENT_SEED] if seat in dealing.missing_seeds(current) else []
     if play.turn != seat or secret is None:
         return []
     deck = deck_of(state, secret)

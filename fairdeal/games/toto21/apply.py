@@ -28,7 +28,9 @@ from fairdeal.protocol import (
     ROUND_VOIDED,
     SEAT_JOINED,
     SEAT_LEFT,
+    SEED_COMMITMENT,
     SEED_TIMEOUT,
+    SEEDS_COMMITTED,
 )
 
 Applier = Callable[[State, Logged], State]
@@ -146,8 +148,10 @@ _APPLIERS: dict[str, Applier] = {
     SEAT_LEFT: _left,
     "match_started": _started,
     ROUND_OPENED: _opened,
-    CLIENT_SEED: _round(dealing.apply_seed),
-    SEED_TIMEOUT: _unchanged,
+    SEED_COMMITMENT: _round(dealing.apply_seeding),
+    SEEDS_COMMITTED: _round(dealing.apply_seeding),
+    CLIENT_SEED: _round(dealing.apply_seeding),
+    SEED_TIMEOUT: _round(dealing.apply_seeding),
     ROUND_SEALED: _round(lambda current, _event: dealing.apply_sealed(current)),
     "dealer_chosen": _dealer_chosen,
     CARD_DEALT: _dealt,

@@ -17,6 +17,7 @@ from fairdeal.protocol import (
     JOINER_REJECTED,
     ROUND_OPENED,
     SEAT_JOINED,
+    SEED_COMMITMENT,
     SEED_TIMEOUT,
 )
 
@@ -27,8 +28,9 @@ COMMANDS: dict[str, Decider] = {
     JOINER_ACCEPTED: seating.accept,
     JOINER_REJECTED: seating.reject,
     ROUND_OPENED: rounds.open_round,
-    CLIENT_SEED: rounds.client_seed,
-    SEED_TIMEOUT: rounds.seed_timeout,
+    SEED_COMMITMENT: rounds.seeding,
+    CLIENT_SEED: rounds.seeding,
+    SEED_TIMEOUT: rounds.seeding,
     "hit": play.hit,
     "blind": play.blind,
     "stand": play.stand,

@@ -17,7 +17,7 @@ from fairdeal.games.toto21.state import (
     cards_of,
     deck_of,
 )
-from fairdeal.protocol import SERVER
+from fairdeal.protocol import SEED_TIMEOUT, SERVER
 
 
 def open_round(state: State, command: Command, secret: bytes | None) -> Decision[State]:
@@ -34,29 +34,29 @@ def open_round(state: State, command: Command, secret: bytes | None) -> Decision
     )
 
 
-def client_seed(state: State, command: Command, secret: bytes | None) -> Decision[State]:
-    """A seat's seed; the last one seals the round and deals. A seed for the last round
-    after it ended (at the deal, say) is late, as it is in Kvitlach, not a stray command."""
+def seeding(state: State, command: Command, secret: bytes | None) -> Decision[State]:
+    """A seat's seed or commitment, or the seed timeout; the step that completes the
+    seeds seals the round and deals, and a withheld reveal voids it (``dealing.seeding``).
+    A seed for the last round after it ended (at the deal, say) is late, as it is in
+    Kvitlach, not a stray command."""
     last = state.round
-    if last is not None and command.round == last.round_id:
-        dealing.refuse_if_sealed(last)
-    current = current_round(state, command)
-    in_time(state.game_deadline, command.time, "game")
+    if command.type == SEED_TIMEOUT:
+        require_server(command)
+        current = current_round(state, command)
+        timing.check_due(state, command)
+    else:
+        if last is not None and command.round == last.round_id:
+            dealing.refuse_if_sealed(last)
+        current = current_round(state, command)
+        in_time(state.game_deadline, command.time, "game")
     run = Run(state, command)
-    run.emit(dealing.seed_draft(current, command.actor, command.data, command.time))
-    if dealing.all_seeded(run.round()):
+    drafts, then = dealing.seeding(current, command, state.options.seed_time_ms)
+    for draft in drafts:
+        run.emit(draft)
+    if then == dealing.SEAL:
         _seal_and_deal(run, secret)
-    return run.decision()
-
-
-def seed_timeout(state: State, command: Command, secret: bytes | None) -> Decision[State]:
-    """Missing seeds count as "" once the seed deadline passed; then seal and deal."""
-    require_server(command)
-    current = current_round(state, command)
-    timing.check_due(state, command)
-    run = Run(state, command)
-    run.emit(dealing.seed_timeout_draft(current, command.data, command.time))
-    _seal_and_deal(run, secret)
+    elif then == dealing.VOID:
+        run.emit(dealing.revealed_draft(run.round(), secret))
     return run.decision()
 
 
