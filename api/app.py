@@ -33,7 +33,8 @@ from fairdeal.api.readiness import readiness
 from fairdeal.api.service import Clock, Idempotency, Service, wall_clock
 from fairdeal.api.storage import StorageUnavailableError, open_store
 from fairdeal.api.tokens import same_secret, token_hash
-from fairdeal.protocol import CLIENT_SEED, JOINER_ACCEPTED, JOINER_REJECTED
+from fairdeal.protocol import CLIENT_SEED, JOINER_ACCEPTED, JOINER_REJECTED, SEED_COMMITMENT
+from fairdeal.statements import SIGNATURE
 
 log = logging.getLogger("fairdeal")
 STATIC = Path(__file__).parent / "static"
@@ -74,6 +75,7 @@ def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask
     api.document_errors()
     for blueprint in (tables, logs, health):
         api.register_blueprint(blueprint)
+    api.document_one_of("Seed", schemas.SEED_ONE_OF)
     _install_error_handlers(app)
     counted = metrics.install(app, service, config.metrics_token)  # first: it times requests
     app.extensions["fairdeal.metrics"] = counted
@@ -117,9 +119,12 @@ def service() -> Service:
 @tables.doc(responses={201: {"links": schemas.TABLE_LINKS}})
 @documented(tables, PUBLIC, 400, 409, 413, 422)
 def create_table(body: dict[str, Any]) -> dict[str, Any]:
-    """Create a table; the creator takes seat 0 and gets its bearer token."""
+    """Create a table; the creator takes seat 0 and gets its bearer token.
+
+    With ``key``, seat 0 is bound to that Ed25519 public key: each of its later commands
+    carries ``signed``."""
     _no_idempotency_key()
-    return service().create_table(body["game"], body["options"], body["join"])
+    return service().create_table(body["game"], body["options"], body["join"], body["key"])
 
 
 @tables.route("/tables/<table_id>", methods=["GET"], parameters=[schemas.TABLE_ID])
@@ -160,9 +165,9 @@ def get_table_bundle(query: dict[str, Any], table_id: str) -> dict[str, Any]:
 @tables.response(201, schemas.SeatSchema)
 @documented(tables, PUBLIC, 400, 404, 409, 413, 422)
 def join_table(body: dict[str, Any], table_id: str) -> dict[str, Any]:
-    """Join the table: the lowest free seat, and its bearer token."""
+    """Join the table: the lowest free seat, and its bearer token (``key``: as at creation)."""
     _no_idempotency_key()
-    return service().join(table_id, body["join"])
+    return service().join(table_id, body["join"], body["key"])
 
 
 @tables.route(
@@ -176,7 +181,7 @@ def join_table(body: dict[str, Any], table_id: str) -> dict[str, Any]:
 def decide_joiner(body: dict[str, Any], table_id: str, seat: int) -> dict[str, Any]:
     """The creator accepts or rejects the seat that joined (Toto21)."""
     kind = JOINER_ACCEPTED if body["accept"] else JOINER_REJECTED
-    return _seat_command(table_id, kind, {"seat": seat})
+    return _seat_command(table_id, kind, _signed({"seat": seat}, body))
 
 
 @tables.route("/tables/<table_id>/actions", methods=["POST"], parameters=[schemas.TABLE_ID])
@@ -185,7 +190,7 @@ def decide_joiner(body: dict[str, Any], table_id: str, seat: int) -> dict[str, A
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def table_action(body: dict[str, Any], table_id: str) -> dict[str, Any]:
     """A seat's action outside a round (Kvitlach: leave the table; banker exit)."""
-    return _seat_command(table_id, body["type"], body["data"])
+    return _seat_command(table_id, body["type"], _signed(body["data"], body))
 
 
 @tables.route("/tables/<table_id>/rounds", methods=["POST"], parameters=[schemas.TABLE_ID])
@@ -202,8 +207,18 @@ def open_round(table_id: str) -> dict[str, Any]:
 @tables.response(200, schemas.EventsSchema)
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def add_seed(body: dict[str, Any], round_id: str) -> dict[str, Any]:
-    """Contribute the seat's client seed; the last one seals the round and deals."""
-    return _seat_command(ids.table_of(round_id), CLIENT_SEED, {"seed": body["seed"]}, round_id)
+    """Commit to the seat's client seed, or send the seed; the last one seals and deals.
+
+    ``commitment`` first (seed_commitment); once every seat has committed (or sent its seed,
+    or timed out) the reveals open and each committed seat sends its ``seed``, which must
+    open its commitment. A seat may instead send its ``seed`` straight away, before the
+    reveals: its seed is then public before the seal."""
+    kind, data = (
+        (SEED_COMMITMENT, {"commitment": body["commitment"]})
+        if "commitment" in body
+        else (CLIENT_SEED, {"seed": body["seed"]})
+    )
+    return _seat_command(ids.table_of(round_id), kind, _signed(data, body), round_id)
 
 
 @tables.route("/rounds/<round_id>/actions", methods=["POST"], parameters=[schemas.ROUND_ID])
@@ -212,7 +227,9 @@ def add_seed(body: dict[str, Any], round_id: str) -> dict[str, Any]:
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def round_action(body: dict[str, Any], round_id: str) -> dict[str, Any]:
     """A seat's action in the round (hit, stand, blind, bet, open_card, elvaroon, …)."""
-    return _seat_command(ids.table_of(round_id), body["type"], body["data"], round_id)
+    return _seat_command(
+        ids.table_of(round_id), body["type"], _signed(body["data"], body), round_id
+    )
 
 
 @tables.route("/rounds/<round_id>", methods=["GET"], parameters=[schemas.ROUND_ID])
@@ -340,6 +357,13 @@ def _seat_command(
     return service().command(
         table_id, _token(), kind, data, round_id=round_id, idempotency=_idempotency(table_id)
     )
+
+
+def _signed(data: Mapping[str, Any], body: Mapping[str, Any]) -> dict[str, Any]:
+    """The command's data with the body's ``signed`` {n, signature}, if it has one: a keyed
+    seat's signature over exactly these data (SPEC 6.7)."""
+    signed = body["signed"]
+    return dict(data) if signed is None else {**data, SIGNATURE: signed}
 
 
 def _token(required: bool = True) -> str | None:

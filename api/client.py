@@ -12,6 +12,12 @@ Requests share one kept-alive HTTP connection, opened again when the server drop
 asks to close it (werkzeug's server, which ``fairdeal serve`` runs, closes every connection
 after its answer; a reverse proxy in front of the service, or gunicorn's threaded workers,
 keep it). Creating and joining a table go on a new connection of their own.
+Each seat the client takes has an Ed25519 key of its own, made here (unless asked for a
+keyless seat): its public key is bound when the seat is taken, and every command it sends
+is signed over the seat statement (SPEC 6.7), numbered ``n`` from 1. The receipt of each
+command must log exactly the statement signed, and the seat_joined receipt the seat's key.
+A seed is committed first and revealed once every seat has committed (``SeatClient.seed``).
+
 Every POST that changes a table after its seats are taken (a decision, a round opened, a
 seed, an action) carries an ``Idempotency-Key`` made here, so it is sent again, with the
 same key, when the connection fails or the server answers 503 ``database_unavailable``:
@@ -34,7 +40,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
-from fairdeal import randomness
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from fairdeal import randomness, statements
+from fairdeal.canonical import json_text
 from fairdeal.errors import FairdealError, HashMismatchError, SignatureError
 from fairdeal.events import ChainHead, Event, SignedEvent, seat_actor
 from fairdeal.keys import KeySet, load_public_key
@@ -44,10 +53,16 @@ from fairdeal.protocol import (
     JOINER_ACCEPTED,
     JOINER_REJECTED,
     ROUND_OPENED,
+    ROUND_REVEALED,
+    ROUND_SEALED,
+    ROUND_VOIDED,
     SEAT_JOINED,
+    SEED_COMMITMENT,
+    SEEDS_COMMITTED,
     SERVER,
     TABLE_STATE,
 )
+from fairdeal.statements import KEY, SIGNATURE
 from fairdeal.verifier import Report, Trust, load_trust, verify_bundle
 
 __all__ = [
@@ -68,6 +83,7 @@ __all__ = [
     "SeatClient",
     "SeatReply",
     "ServerRefusedError",
+    "StatementMismatchError",
     "TableLog",
     "TableView",
     "new_idempotency_key",
@@ -145,6 +161,11 @@ class CardCommitmentError(ReceiptError):
 
 class ReceiptMismatchError(ReceiptError):
     """A reply whose receipt does not record the request it answers."""
+
+
+class StatementMismatchError(ReceiptMismatchError):
+    """A receipt of this seat's command that does not log the statement the seat signed
+    (its n, data and signature), or a seat_joined receipt without the seat's own key."""
 
 
 class BundleInvalidError(ReceiptError):
@@ -295,6 +316,17 @@ class TableLog:
     head: ChainHead
     commitments: dict[tuple[str | None, int], str] = field(default_factory=dict)
     hashes: list[bytes] = field(default_factory=list)  # by seq, as checked
+    seeding: str | None = None  # the round opened and not yet sealed (nor voided)
+    reveals_open: str | None = None  # that round, once seeds_committed opened its reveals
+
+    def follow(self, event: Event) -> None:
+        """Where the table's seeding stands after ``event``."""
+        if event.type == ROUND_OPENED:
+            self.seeding, self.reveals_open = event.round, None
+        elif event.type == SEEDS_COMMITTED:
+            self.reveals_open = event.round
+        elif event.type in (ROUND_SEALED, ROUND_VOIDED, ROUND_REVEALED):
+            self.seeding = self.reveals_open = None
 
 
 class FairdealClient:
@@ -338,32 +370,39 @@ class FairdealClient:
         game: str,
         options: Mapping[str, Any] | None = None,
         join: Mapping[str, Any] | None = None,
+        keyless: bool = False,
     ) -> "SeatClient":
         """Create a table of ``game`` (a name the server knows: "toto21", "kvitlach") and take
-        its seat 0.
+        its seat 0, with a new key of its own (``keyless``: none; the operator alone then
+        attests its moves).
 
         ``options`` are the game's (SPEC 11.1, 12.1); ``join`` the seat's (a Kvitlach
         ``buy_in``). The server refuses an idempotency key here, so this is sent again only
         after a 503 that stored nothing; a ClientError for a lost connection means the table
         may exist without its token.
         """
+        key = _new_key(keyless)
         body = {"game": game, "options": dict(options or {}), "join": dict(join or {})}
-        reply: SeatReply = self.request("POST", "/v1/tables", body)
-        return self._seat(reply)
+        reply: SeatReply = self.request("POST", "/v1/tables", _with_key(body, key))
+        return self._seat(reply, key)
 
-    def join(self, table_id: str, join: Mapping[str, Any] | None = None) -> "SeatClient":
+    def join(
+        self, table_id: str, join: Mapping[str, Any] | None = None, keyless: bool = False
+    ) -> "SeatClient":
         """Take the lowest free seat of a table (a Toto21 joiner waits for the creator's
-        decision). Sent again only as ``create_table`` is."""
-        reply: SeatReply = self.request(
-            "POST", f"/v1/tables/{table_id}/seats", {"join": dict(join or {})}
-        )
-        return self._seat(reply)
+        decision), keyed as ``create_table``'s. Sent again only as ``create_table`` is."""
+        key = _new_key(keyless)
+        body = _with_key({"join": dict(join or {})}, key)
+        reply: SeatReply = self.request("POST", f"/v1/tables/{table_id}/seats", body)
+        return self._seat(reply, key)
 
-    def _seat(self, reply: SeatReply) -> "SeatClient":
+    def _seat(self, reply: SeatReply, key: Ed25519PrivateKey | None) -> "SeatClient":
         signed = self.check_receipts(reply["table_id"], reply["events"])
         joined = [s for s in signed if s.event.type == SEAT_JOINED]
-        _expect(joined, SEAT_JOINED, seat_actor(reply["seat"]))
-        return SeatClient(self, reply["table_id"], reply["seat"], reply["token"])
+        event = _expect(joined, SEAT_JOINED, seat_actor(reply["seat"]))
+        if event.data.get(KEY) != _public(key):
+            raise StatementMismatchError("the seat_joined receipt does not bind this seat's key")
+        return SeatClient(self, reply["table_id"], reply["seat"], reply["token"], key=key)
 
     # Bundles
 
@@ -449,6 +488,7 @@ class FairdealClient:
         log.head = new_head
         log.hashes.append(signed.hash)
         event = signed.event
+        log.follow(event)
         if event.type == CARD_DEALT:
             # What a shown card must match: its commitment, or the card itself if dealt face up.
             dealt = event.data.get("commitment") or "card:" + str(event.data.get("card"))
@@ -497,45 +537,51 @@ class FairdealClient:
 
 
 class SeatClient:
-    """One seat at one table: its token, and the commands it can send.
+    """One seat at one table: its token, its key, and the commands it can send.
 
     Every command's reply is checked before it is returned (``FairdealClient.check_receipts``)
-    and its first receipt must record the command. Every command carries an
-    ``Idempotency-Key``: a fresh random one unless given (give your own to resend a command
-    across restarts of your program), so a retried command is applied once.
+    and its first receipt must record the command, with the statement this seat signed
+    (StatementMismatchError if not). A keyed seat numbers its statements from ``n`` + 1:
+    ``n`` is the last the service accepted (a refused command uses none up). Every command
+    carries an ``Idempotency-Key``: a fresh random one unless given (give your own to resend
+    a command across restarts of your program, with the same ``n``), so a retried command
+    is applied once, the same body sent each time.
+
+    A seed committed (``seed``) is kept until its reveal: every call of this seat first
+    reveals a kept seed whose round's reveals are open, and hands that reveal's reply to
+    ``on_reveal`` (which does nothing unless replaced), as ``seed`` does when its own
+    commitment opens the reveals.
     """
 
-    def __init__(self, client: FairdealClient, table_id: str, seat: int, token: str) -> None:
-        self.client, self.table_id, self.seat, self.token = client, table_id, seat, token
-
-    def _send(
+    def __init__(
         self,
-        path: str,
-        body: Any,
-        kind: str,
-        round_id: str | None = None,
-        idempotency_key: str | None = None,
-    ) -> Any:
-        """POST, check the receipts, and check the first one records this seat's ``kind``."""
-        headers = {
-            "Authorization": f"Bearer {self.token}",
-            "Idempotency-Key": idempotency_key or new_idempotency_key(),
-        }
-        reply = self.client.request("POST", path, body, headers)
-        signed = self.client.check_receipts(self.table_id, reply["events"])
-        actor = SERVER if kind == ROUND_OPENED else seat_actor(self.seat)
-        _expect(signed, kind, actor, round_id)
-        return reply
+        client: FairdealClient,
+        table_id: str,
+        seat: int,
+        token: str,
+        *,
+        key: Ed25519PrivateKey | None = None,
+        n: int = 0,
+    ) -> None:
+        self.client, self.table_id, self.seat, self.token = client, table_id, seat, token
+        self.key, self.n = key, n
+        self.seeds: dict[str, str] = {}  # committed and not yet revealed, by round
+        self.on_reveal: Callable[[str, EventsReply], None] = _ignore_reveal
+
+    @property
+    def public_key(self) -> str | None:
+        """The seat's public key as bound (64 hex), or None for a keyless seat."""
+        return _public(self.key)
 
     def open_round(self, idempotency_key: str | None = None) -> str:
         """Open the table's next round; its id. The server's seed commitment in the reply
         must be the one logged."""
+        self._reveal_due()
         path = f"/v1/tables/{self.table_id}/rounds"
-        reply: RoundOpenedReply = self._send(
-            path, {}, ROUND_OPENED, idempotency_key=idempotency_key
-        )
+        reply: RoundOpenedReply = self._post(path, {}, idempotency_key)
+        signed = self.client.check_receipts(self.table_id, reply["events"])
+        opened = _expect(signed, ROUND_OPENED, SERVER)
         round_id = str(reply["round_id"])
-        opened = _recorded(reply["events"])  # checked by _send
         if opened.round != round_id or opened.data.get("commitment") != reply["commitment"]:
             raise ReceiptMismatchError("the round's id or commitment is not the one logged")
         return round_id
@@ -543,13 +589,36 @@ class SeatClient:
     def seed(
         self, round_id: str, seed: str | None = None, idempotency_key: str | None = None
     ) -> EventsReply:
-        """Contribute a client seed: a fresh random one unless given. The last seat's seals
-        the round and deals."""
+        """Commit to a client seed (a fresh random one unless given) and keep it; the reply
+        is the commitment's. The seed is revealed as soon as every seat has committed: at
+        once if this commitment was the last, else at this seat's next call (or ``reveal``).
+        For a round this seat already committed to, this reveals the committed seed."""
+        if round_id in self.seeds:
+            return self.reveal(round_id, idempotency_key)
+        self._reveal_due()
         seed = seed if seed is not None else secrets.token_hex(16)
+        randomness.check_client_seed(seed)  # refused now, not at the reveal
+        data = {"commitment": randomness.client_seed_commitment(round_id, self.seat, seed).hex()}
         path = f"/v1/rounds/{round_id}/seeds"
-        reply: EventsReply = self._send(
-            path, {"seed": seed}, CLIENT_SEED, round_id, idempotency_key
+        reply: EventsReply = self._command(
+            path, SEED_COMMITMENT, data, data, round_id=round_id, idempotency_key=idempotency_key
         )
+        self.seeds[round_id] = seed
+        self._reveal_due(self.client.tables[self.table_id])
+        return reply
+
+    def reveal(self, round_id: str, idempotency_key: str | None = None) -> EventsReply:
+        """Send the seed this seat committed to for ``round_id`` (ValueError if none is
+        kept); the server refuses it before the reveals are open."""
+        seed = self.seeds.get(round_id)
+        if seed is None:
+            raise ValueError(f"seat {self.seat} keeps no committed seed of round {round_id}")
+        data = {"seed": seed}
+        path = f"/v1/rounds/{round_id}/seeds"
+        reply: EventsReply = self._command(
+            path, CLIENT_SEED, data, data, round_id=round_id, idempotency_key=idempotency_key
+        )
+        del self.seeds[round_id]
         return reply
 
     def act(
@@ -558,39 +627,125 @@ class SeatClient:
         """A move in the round: ``kind`` is ``hit``, ``stand``, ``blind`` (Toto21), ``bet``,
         ``open_card``, ... (Kvitlach), with its data as keyword arguments
         (``act(r, "bet", amount=10)``)."""
+        self._reveal_due()
         body = {"type": kind, "data": data}
         path = f"/v1/rounds/{round_id}/actions"
-        reply: EventsReply = self._send(path, body, kind, round_id, idempotency_key)
+        reply: EventsReply = self._command(
+            path, kind, data, body, round_id=round_id, idempotency_key=idempotency_key
+        )
         return reply
 
     def table_act(self, kind: str, idempotency_key: str | None = None, **data: Any) -> EventsReply:
         """An action outside a round (Kvitlach: ``seat_left``, the banker's exit)."""
+        self._reveal_due()
         body = {"type": kind, "data": data}
         path = f"/v1/tables/{self.table_id}/actions"
-        reply: EventsReply = self._send(path, body, kind, idempotency_key=idempotency_key)
+        reply: EventsReply = self._command(
+            path, kind, data, body, round_id=None, idempotency_key=idempotency_key
+        )
         return reply
 
     def decide(self, seat: int, accept: bool, idempotency_key: str | None = None) -> EventsReply:
         """The Toto21 creator accepts (the match starts) or rejects the joiner at ``seat``."""
+        self._reveal_due()
         path = f"/v1/tables/{self.table_id}/seats/{seat}/decision"
         kind = JOINER_ACCEPTED if accept else JOINER_REJECTED
-        reply: EventsReply = self._send(
-            path, {"accept": accept}, kind, idempotency_key=idempotency_key
+        reply: EventsReply = self._command(
+            path,
+            kind,
+            {"seat": seat},
+            {"accept": accept},
+            round_id=None,
+            idempotency_key=idempotency_key,
         )
         return reply
 
     def view(self) -> TableView:
         """The table as this seat sees it, with its private cards checked."""
+        self._reveal_due()
         reply: TableView = self.client.request(
             "GET", f"/v1/tables/{self.table_id}", headers={"Authorization": f"Bearer {self.token}"}
         )
         self.client.check_private_cards(self.table_id, reply["current_round"], reply["view"])
         return reply
 
+    def _reveal_due(self, log: TableLog | None = None) -> None:
+        """Reveal each kept seed whose round's reveals are open, as ``log`` (else the table's
+        chain, fetched up to now) shows them; forget one whose round went on without it."""
+        if not self.seeds:
+            return
+        log = log or self.client.sync(self.table_id)
+        for round_id in list(self.seeds):
+            if round_id == log.reveals_open:
+                self.on_reveal(round_id, self.reveal(round_id))
+            elif round_id != log.seeding:
+                del self.seeds[round_id]
+
+    def _command(
+        self,
+        path: str,
+        kind: str,
+        data: dict[str, Any],
+        body: dict[str, Any],
+        *,
+        round_id: str | None,
+        idempotency_key: str | None,
+    ) -> Any:
+        """POST this seat's command ``kind`` of ``data`` as ``body``, signed by a keyed seat;
+        check the receipts, and that the first records the command as signed."""
+        n = self.n + 1
+        signed = None
+        if self.key is not None:
+            sent = statements.signed_data(
+                self.key, self.table_id, round_id, self.seat, n=n, kind=kind, data=data
+            )
+            signed = sent[SIGNATURE]
+            body = {**body, SIGNATURE: signed}
+        try:
+            reply = self._post(path, body, idempotency_key)
+        except ServerRefusedError:
+            raise  # refused: the statement's n is not used up
+        except ClientError:
+            self.n = n  # it may have been applied: never sign another statement with this n
+            raise
+        self.n = n
+        receipts = self.client.check_receipts(self.table_id, reply["events"])
+        event = _expect(receipts, kind, seat_actor(self.seat), round_id)
+        logged = None if signed is None else {**signed, "data": data}
+        if json_text(event.data.get(SIGNATURE)) != json_text(logged):
+            raise StatementMismatchError(
+                f"the receipt of {kind} does not log the statement seat {self.seat} signed"
+            )
+        return reply
+
+    def _post(self, path: str, body: Any, idempotency_key: str | None) -> Any:
+        headers = {
+            "Authorization": f"Bearer {self.token}",
+            "Idempotency-Key": idempotency_key or new_idempotency_key(),
+        }
+        return self.client.request("POST", path, body, headers)
+
 
 def new_idempotency_key() -> str:
     """A fresh random Idempotency-Key (printable ASCII, well under the 128-character limit)."""
     return "sdk-" + secrets.token_urlsafe(18)
+
+
+def _new_key(keyless: bool) -> Ed25519PrivateKey | None:
+    return None if keyless else Ed25519PrivateKey.generate()
+
+
+def _public(key: Ed25519PrivateKey | None) -> str | None:
+    return None if key is None else statements.public_key_hex(key)
+
+
+def _with_key(body: dict[str, Any], key: Ed25519PrivateKey | None) -> dict[str, Any]:
+    """A create or join body, with the seat's public key if it has one."""
+    return body if key is None else {**body, KEY: _public(key)}
+
+
+def _ignore_reveal(round_id: str, reply: EventsReply) -> None:
+    pass
 
 
 def _connection(parts: urllib.parse.SplitResult, timeout: float) -> http.client.HTTPConnection:
@@ -633,21 +788,16 @@ def _receipt_error(error: FairdealError, message: str) -> ReceiptError:
     return ReceiptChainError(message)
 
 
-def _recorded(receipts: list[dict[str, Any]]) -> Event:
-    """The receipt that records the request: the first but a table_state."""
-    events = (SignedEvent.from_json(raw).event for raw in receipts)
-    return next(event for event in events if event.type != TABLE_STATE)
-
-
-def _expect(signed: list[SignedEvent], kind: str, actor: str, round_id: str | None = None) -> None:
-    """The first receipt records the request (after the table_state the engine logs first
-    at rest, SPEC 6.6): its type, its actor and (if named) its round."""
+def _expect(signed: list[SignedEvent], kind: str, actor: str, round_id: str | None = None) -> Event:
+    """The receipt that records the request: the first (after the table_state the engine
+    logs first at rest, SPEC 6.6), of its type, its actor and (if named) its round."""
     own = [s.event for s in signed if s.event.type != TABLE_STATE]
     first = own[0] if own else None
     if first is None or (first.type, first.actor) != (kind, actor):
         raise ReceiptMismatchError(f"the reply has no receipt of {kind} by {actor}")
     if round_id is not None and first.round != round_id:
         raise ReceiptMismatchError(f"the receipt of {kind} is for round {first.round}")
+    return first
 
 
 def _opens(

@@ -6,7 +6,7 @@ Every error response has the same body: {"error": {"code", "message", "details"}
 from typing import Any
 
 from fairdeal.api.storage import CommitOutcomeUnknownError, StorageUnavailableError
-from fairdeal.errors import FairdealError, GameError
+from fairdeal.errors import FairdealError, GameError, SignatureReplayedError
 
 RETRY_AFTER_S = 1  # what a 503 asks the client to wait before sending the request again
 
@@ -116,12 +116,36 @@ class NotReadyError(ApiError):
         return {"Retry-After": str(RETRY_AFTER_S)}
 
 
-# Game refusals: conflicts with the table's state are 409; amounts out of bounds are 422.
-_GAME_STATUS = {"invalid_options": 422, "over_limit": 422, "invalid_seed": 422}
+class StatementReplayedError(SignatureReplayedError):
+    """signature_replayed, with the seat's last ``n``: a client that lost count signs above it."""
+
+    def __init__(self, seat: int, last_n: int) -> None:
+        super().__init__(seat, last_n)  # both, so that it pickles
+        self.details = {"seat": seat, "last_n": last_n}
+
+    def __str__(self) -> str:
+        seat, last_n = self.details["seat"], self.details["last_n"]
+        return f"seat {seat}'s statements are numbered above {last_n}"
+
+
+# Game refusals: conflicts with the table's state are 409; amounts out of bounds and a seed
+# that does not open its commitment are 422. A seat's command without the signature its key
+# asks for, with one that does not verify, or with one where the seat has no key is 403:
+# the bearer token says which seat sends it, the signature that the seat said it (SPEC 6.7).
+_GAME_STATUS = {
+    "invalid_options": 422,
+    "over_limit": 422,
+    "invalid_seed": 422,
+    "commitment_mismatch": 422,
+    "signature_missing": 403,
+    "signature_invalid": 403,
+    "signature_unexpected": 403,
+}
 
 
 def from_game(error: GameError) -> ApiError:
-    api_error = ApiError(str(error))
+    details = error.details if isinstance(error, StatementReplayedError) else None
+    api_error = ApiError(str(error), details)
     api_error.status = _GAME_STATUS.get(error.code, 409)
     api_error.code = error.code
     return api_error

@@ -55,7 +55,10 @@ _ERRORS: dict[int, tuple[str, str]] = {
     403: (
         "TokenInvalid",
         "token_invalid (not a seat token of this table: never was, or its seat "
-        "was vacated) or operator_only (not the operator token).",
+        "was vacated), operator_only (not the operator token), or a seat's signature refused: "
+        "signature_missing (the seat bound a key and the command carries no signed), "
+        "signature_invalid (not the seat's signature over this command's statement) or "
+        "signature_unexpected (signed from a keyless seat).",
     ),
     404: (
         "NotFound",
@@ -65,7 +68,8 @@ _ERRORS: dict[int, tuple[str, str]] = {
     409: (
         "Conflict",
         "The table's or the log's state refuses the request: a rule of the game "
-        "(illegal_action, out_of_turn, round_sealed, not_due), round_not_current, "
+        "(illegal_action, out_of_turn, round_sealed, not_due), signature_replayed (signed.n "
+        "not above the seat's last: details.last_n), round_not_current, "
         "round_not_finished, table_full, idempotency_key_reused, or conflict (a tree size out "
         "of range).",
     ),
@@ -74,8 +78,8 @@ _ERRORS: dict[int, tuple[str, str]] = {
         "InvalidInput",
         "invalid_input (the request does not match its schema; details.fields "
         "names what), over_limit (a number over the deployment's limit, or a bet over the "
-        "table's), invalid_options or "
-        "invalid_seed.",
+        "table's), invalid_options, invalid_seed or commitment_mismatch (a revealed seed "
+        "that does not open the seat's commitment).",
     ),
     429: (
         "TooManyRequests",
@@ -124,6 +128,10 @@ class DocumentedApi(Api):  # type: ignore[misc]  # flask-smorest is untyped
             if status in _WITH_RETRY_AFTER:
                 response["headers"] = _RETRY_AFTER
             self.spec.components.response(name, response)
+
+    def document_one_of(self, schema: str, choices: list[dict[str, Any]]) -> None:
+        """State a rule marshmallow's schema cannot (exactly one of two members) as oneOf."""
+        self.spec.components.schemas[schema]["oneOf"] = choices
 
 
 def documented(

@@ -11,8 +11,11 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from fairdeal import bundle
 from fairdeal.api import ids
 from fairdeal.games import registry
+from fairdeal.statements import MAX_N
 
 _TYPE = validate.Regexp(r"^[a-z][a-z0-9_]{0,39}$", error="not a command type")
+_HEX64 = validate.Regexp(r"^[0-9a-f]{64}$", error="not 64 lowercase hex digits")
+_HEX128 = validate.Regexp(r"^[0-9a-f]{128}$", error="not 128 lowercase hex digits")
 
 
 class KnownGame(validate.OneOf):
@@ -31,7 +34,56 @@ class StrictSchema(Schema):
         unknown = RAISE
 
 
-class CreateTableSchema(StrictSchema):
+def _key() -> fields.String:
+    """A seat's Ed25519 public key, bound when the seat is taken (SPEC 6.7)."""
+    return fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=_HEX64,
+        metadata={
+            "description": "the seat's Ed25519 public key, 64 lowercase hex (raw 32 bytes); "
+            "then every command of the seat carries `signed`. Absent or null: a keyless seat, "
+            "whose moves the operator alone attests"
+        },
+    )
+
+
+class _KeyBesideJoin(StrictSchema):
+    @validates_schema
+    def key_beside_join(self, data: dict[str, Any], **_: Any) -> None:
+        if "key" in data["join"]:
+            raise ValidationError("the seat's key goes in key, beside join", "join")
+
+
+class SignedSchema(StrictSchema):
+    """A keyed seat's signature over its command's statement (SPEC 6.7)."""
+
+    n = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=1, max=MAX_N),
+        metadata={"description": "above every n this seat signed before"},
+    )
+    signature = fields.String(
+        required=True,
+        validate=_HEX128,
+        metadata={"description": "Ed25519 over the seat statement, 128 lowercase hex"},
+    )
+
+
+def _signed() -> fields.Nested:
+    return fields.Nested(
+        SignedSchema,
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "required from a seat that bound a key, refused from one that "
+            "did not: `fairdeal sign` prints it"
+        },
+    )
+
+
+class CreateTableSchema(_KeyBesideJoin):
     game = fields.String(required=True, validate=KnownGame())
     options = fields.Dict(
         keys=fields.String(),
@@ -43,27 +95,58 @@ class CreateTableSchema(StrictSchema):
         load_default=dict,
         metadata={"description": "the creator's seat_joined data, as its game asks"},
     )
+    key = _key()
 
 
-class JoinSchema(StrictSchema):
+class JoinSchema(_KeyBesideJoin):
     join = fields.Dict(keys=fields.String(), load_default=dict)
+    key = _key()
 
 
 class DecisionSchema(StrictSchema):
     accept = fields.Boolean(required=True, truthy={True}, falsy={False})
+    signed = _signed()
 
 
 class SeedSchema(StrictSchema):
+    """Exactly one of ``seed`` (client_seed) and ``commitment`` (seed_commitment)."""
+
     seed = fields.String(
-        required=True,
         validate=validate.Length(min=1, max=256),
-        metadata={"pattern": "^[ -~]*$", "description": "printable ASCII (0x20 to 0x7E)"},
+        metadata={
+            "pattern": "^[ -~]*$",
+            "description": "the client seed, printable ASCII (0x20 to 0x7E): before the "
+            "reveals from a seat that did not commit, during them the committed seed",
+        },
     )
+    commitment = fields.String(
+        validate=_HEX64,
+        metadata={
+            "description": "the seat's commitment to its seed, 64 lowercase hex (`fairdeal "
+            "commit` prints it), before any seed is revealed"
+        },
+    )
+    signed = _signed()
+
+    @validates_schema
+    def one_of_seed_and_commitment(self, data: dict[str, Any], **_: Any) -> None:
+        if ("seed" in data) == ("commitment" in data):
+            raise ValidationError("send exactly one of seed and commitment")
+
+
+# OpenAPI 3.0 states "exactly one of" as a oneOf of the two ``required`` lists.
+SEED_ONE_OF = [{"required": ["seed"]}, {"required": ["commitment"]}]
 
 
 class ActionSchema(StrictSchema):
     type = fields.String(required=True, validate=_TYPE)
     data = fields.Dict(keys=fields.String(), load_default=dict)
+    signed = _signed()
+
+    @validates_schema
+    def signed_beside_data(self, data: dict[str, Any], **_: Any) -> None:
+        if "signed" in data["data"]:
+            raise ValidationError("the signature goes in signed, beside data", "data")
 
 
 EVENTS_PAGE = 1000

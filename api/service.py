@@ -23,6 +23,7 @@ from fairdeal.api.errors import (
     NotFoundError,
     OverLimitError,
     RoundNotCurrentError,
+    StatementReplayedError,
     TableFullError,
     UnauthorizedError,
     from_core,
@@ -33,12 +34,12 @@ from fairdeal.api.publishing import Publisher, known_round
 from fairdeal.api.storage import IdempotencyRow, Reader, Store, Transaction
 from fairdeal.api.tokens import new_token, token_hash
 from fairdeal.api.transparency import TransparencyLog
-from fairdeal.errors import FairdealError, GameError, OutOfTurnError
+from fairdeal.errors import FairdealError, GameError, OutOfTurnError, SignatureReplayedError
 from fairdeal.events import Event, SignedEvent, concerned_seat, seat_actor
 from fairdeal.games import registry
 from fairdeal.games.base import AnyGame, Command
 from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, SEAT_JOINED, SEAT_LEFT, SERVER
-from fairdeal.statements import SIGNED
+from fairdeal.statements import KEY, SIGNATURE, SIGNED
 from fairdeal.table import create, execute
 
 Clock = Callable[[], int]
@@ -86,8 +87,13 @@ class Service:
     # Tables and seats
 
     def create_table(
-        self, game_name: str, options: Mapping[str, Any], join: Mapping[str, Any]
+        self,
+        game_name: str,
+        options: Mapping[str, Any],
+        join: Mapping[str, Any],
+        key: str | None = None,
     ) -> dict[str, Any]:
+        """A new version-2 table, its creator in seat 0 (bound to ``key``: None, keyless)."""
         game = self.games.get(game_name)
         if game is None:
             raise NotFoundError(f"no game {game_name!r}", {"games": sorted(self.games)})
@@ -101,7 +107,9 @@ class Service:
             txn.create_table(table_id, game.name, now)
             txn.append_events(table_id, [created.to_json()])
             live, receipts = self._guard(
-                lambda: self._run(txn, Live(table), Command(SEAT_JOINED, seat_actor(0), now, join))
+                lambda: self._run(
+                    txn, Live(table), Command(SEAT_JOINED, seat_actor(0), now, {**join, KEY: key})
+                )
             )
             self._log_rest(txn, live, 0)
             token = self._issue_token(txn, table_id, 0)
@@ -113,12 +121,15 @@ class Service:
             "events": [created.to_json(), *receipts],
         }
 
-    def join(self, table_id: str, join: Mapping[str, Any]) -> dict[str, Any]:
+    def join(
+        self, table_id: str, join: Mapping[str, Any], key: str | None = None
+    ) -> dict[str, Any]:
+        """The lowest free seat, bound to ``key`` (None: keyless)."""
         self._check_amounts(join)
 
         def take_free_seat(txn: Transaction, live: Live, now: int) -> tuple[Live, dict[str, Any]]:
             seat = self._free_seat(live, join, now)
-            command = Command(SEAT_JOINED, seat_actor(seat), now, join)
+            command = Command(SEAT_JOINED, seat_actor(seat), now, {**join, KEY: key})
             live, receipts = self._run(txn, live, command)
             token = self._issue_token(txn, table_id, seat)
             return live, {"table_id": table_id, "seat": seat, "token": token, "events": receipts}
@@ -135,8 +146,9 @@ class Service:
         round_id: str | None = None,
         idempotency: Idempotency | None = None,
     ) -> dict[str, Any]:
-        """A seat's command (an action, a seed, a decision) on its table."""
-        self._check_amounts(data)
+        """A seat's command (an action, a seed, a decision) on its table; ``data`` carry
+        its ``signed`` {n, signature} if the seat has a key."""
+        self._check_amounts({name: value for name, value in data.items() if name != SIGNATURE})
 
         def run_seat_command(txn: Transaction, live: Live, now: int) -> tuple[Live, dict[str, Any]]:
             seat = self._seat(txn, table_id, token)
@@ -145,7 +157,10 @@ class Service:
             command = Command(
                 kind, seat_actor(seat), now, data, live.current_round if round_id else None
             )
-            live, receipts = self._run(txn, live, command)
+            try:
+                live, receipts = self._run(txn, live, command)
+            except SignatureReplayedError:
+                raise StatementReplayedError(seat, live.table.seats[seat].n) from None
             return live, {"events": receipts}
 
         return self._write_table(table_id, run_seat_command, idempotency)

@@ -2,7 +2,9 @@
 the ``fairdeal`` package holds no test-only code).
 
 Pure like the core it drives: the caller passes the random generator, the seeds and the
-time. Seats pick uniformly among their legal actions (never leaving the table).
+time. Seats pick uniformly among their legal actions (never leaving the table). Given seat
+keys, the table is a version-2 one (SPEC 6.7): those seats bind their keys, sign every
+command, and commit to their seeds before revealing them.
 """
 
 import random
@@ -10,14 +12,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairdeal import randomness
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from fairdeal import randomness, statements
 from fairdeal.errors import GameError
-from fairdeal.events import SignedEvent, seat_actor
+from fairdeal.events import SignedEvent, actor_seat, seat_actor
 from fairdeal.frozen import evolve
 from fairdeal.games.base import AnyGame, Command
 from fairdeal.keys import Signer
-from fairdeal.protocol import ROUND_REVEALED, SERVER
+from fairdeal.protocol import CLIENT_SEED, ROUND_REVEALED, SEAT_JOINED, SEED_COMMITMENT, SERVER
+from fairdeal.statements import SIGNED
 from fairdeal.table import Table, create, execute
+
+SeatKeys = Mapping[int, Ed25519PrivateKey]
 
 MAX_STEPS_PER_ROUND = 1000
 _NEVER = frozenset({"seat_left", "seat_joined"})
@@ -35,14 +42,34 @@ def set_up(
     *,
     signer: Signer,
     now: int,
+    keys: SeatKeys | None = None,
 ) -> tuple[Table, list[SignedEvent]]:
-    """Create a table and run its seating commands, (type, actor, data) each."""
-    table, created = create(game, table_id, options, now, signer)
+    """Create a table and run its seating commands, (type, actor, data) each; with seat
+    ``keys``, a version-2 table whose seats bind them."""
+    version = SIGNED if keys is not None else 1
+    table, created = create(game, table_id, options, now, signer, version=version)
     log = [created]
     for kind, actor, data in commands:
-        table, signed = execute(table, Command(kind, actor, now, data), None, signer)
+        command = signed_by(table, Command(kind, actor, now, data), keys or {})
+        table, signed = execute(table, command, None, signer)
         log += signed
     return table, log
+
+
+def signed_by(table: Table[Any], command: Command, keys: SeatKeys) -> Command:
+    """``command`` as its seat sends it: a join with the seat's public key, anything else
+    signed under it with the next statement number (none for a seat without a key)."""
+    seat = actor_seat(command.actor)
+    key = keys.get(seat) if seat is not None else None
+    if key is None or seat is None:
+        return command
+    if command.type == SEAT_JOINED:
+        return evolve(command, data={**command.data, "key": statements.public_key_hex(key)})
+    n = table.seats[seat].n + 1 if seat in table.seats else 1
+    data = statements.signed_data(
+        key, table.head.table, command.round, seat, n=n, kind=command.type, data=command.data
+    )
+    return evolve(command, data=data)
 
 
 @dataclass
@@ -52,15 +79,30 @@ class Played:
     table: Table[Any]
     log: list[SignedEvent] = field(default_factory=list)
     commands: list[Command] = field(default_factory=list)
+    keys: SeatKeys = field(default_factory=dict)
+    seeds: dict[int, str] = field(default_factory=dict)  # committed, to reveal
 
     revealed: bool = False
 
     def run(self, command: Command, secret: bytes, signer: Signer) -> None:
+        command = signed_by(self.table, self._committing(command), self.keys)
         self.table, signed = execute(self.table, command, secret, signer)
         self.log += signed
         self.commands.append(command)
         # Events may follow the reveal in the same run (Toto21's match_won).
         self.revealed = self.revealed or any(s.event.type == ROUND_REVEALED for s in signed)
+
+    def _committing(self, command: Command) -> Command:
+        """A keyed seat's seed: committed first, the same seed revealed when asked again."""
+        seat = actor_seat(command.actor)
+        if command.type != CLIENT_SEED or seat not in self.keys:
+            return command
+        if seat in self.seeds:
+            return evolve(command, data={"seed": self.seeds[seat]})
+        self.seeds[seat] = seed = command.data["seed"]
+        assert command.round is not None
+        opening = randomness.client_seed_commitment(command.round, seat, seed).hex()
+        return evolve(command, type=SEED_COMMITMENT, data={"commitment": opening})
 
 
 def play_round(
@@ -72,10 +114,12 @@ def play_round(
     rng: random.Random,
     signer: Signer,
     now: int,
+    keys: SeatKeys | None = None,
 ) -> Played:
-    """Open a round, let the seats play at random, and return when it is revealed."""
+    """Open a round, let the seats play at random, and return when it is revealed; the
+    seats with ``keys`` sign their commands and commit to their seeds first."""
     commitment = randomness.seed_commitment(server_seed).hex()
-    played = Played(table)
+    played = Played(table, keys=keys or {})
     opening = Command("round_opened", SERVER, now, {"commitment": commitment}, round_id)
     played.run(opening, server_seed, signer)
     for _ in range(MAX_STEPS_PER_ROUND):

@@ -11,7 +11,9 @@ Prints, each measured in this run (the machine is shared: compare ratios, not ra
   one busy table, each bundle repeating its table's whole prefix (the first bundle format,
   the worst case for memory; bench/long_table.py measures the bounded format the service
   exports now).
-Tables are played by bench/simulate.py's bots through the real rules and signed.
+Tables are played by bench/simulate.py's bots through the real rules and signed, in the
+protocol the service writes (version 2): every seat has its own key and signs each of its
+commands, so the raw baseline counts the seats' signatures beside the server's.
 Run: python bench/verify.py [--rounds N] [--interleaved N] [--repeats N] [--memory-events N]
 """
 
@@ -50,6 +52,10 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 from bench.simulate import play_round, set_up  # noqa: E402 - after the path is set
 
 SIGNER = Signer(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"bench key").digest()))
+SEAT_KEYS = {
+    seat: Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"bench seat %d" % seat).digest())
+    for seat in range(3)
+}
 ORIGIN = "bench.fairdeal/log"
 NOTES = NoteSigner(ORIGIN, SIGNER.private_key)
 T0 = 1_760_000_000_000
@@ -80,14 +86,16 @@ def play_table(
 ) -> Iterator[tuple[str, list[SignedEvent]]]:
     """(round id, signed log up to its reveal) for each round of one table."""
     options = {"target": 10, "stake": 5} if game == "toto21" else {}
-    table, log = set_up(registry()[game], table_id, options, _seating(game), signer=SIGNER, now=T0)
+    table, log = set_up(
+        registry()[game], table_id, options, _seating(game), signer=SIGNER, now=T0, keys=SEAT_KEYS
+    )
     seats = [0, 1] if game == "toto21" else [0, 1, 2]
     for number in range(rounds):
         round_id = f"{table_id}.{number + 1}"
         seed = hashlib.sha256(round_id.encode()).digest()
         try:
             played = play_round(table, round_id, server_seed=seed, seats=seats, rng=rng,
-                                signer=SIGNER, now=T0 + number)  # fmt: skip
+                                signer=SIGNER, now=T0 + number, keys=SEAT_KEYS)  # fmt: skip
         except Exception:
             break  # a Toto21 match over: the table's rounds end here
         table, log = played.table, log + played.log
@@ -152,7 +160,8 @@ def interleaved(
 ) -> tuple[list[float], float, float]:
     """Events per CPU second as a ratio of raw verifications per CPU second, measured
     bundle by bundle in this process: each bundle is verified as ``--jobs 1`` verifies
-    it (one LineChecker for the whole export), then as many distinct signatures raw.
+    it (one LineChecker for the whole export), then as many distinct signatures raw as it
+    holds: one per event, and one per seat's signed command.
     On a shared host Ed25519's speed alone can drift by a third within a second, so a
     baseline taken before and after a long run does not describe the run; taken this
     way both see the same moments. The ratio of each block of ``block`` bundles, and the
@@ -168,8 +177,9 @@ def interleaved(
             start = clock()
             result = checker.check(line)
             spent += clock() - start
+            signatures = result.events + _seat_signatures(line.data)
             start = clock()
-            for signature, message in itertools.islice(itertools.cycle(pairs), result.events):
+            for signature, message in itertools.islice(itertools.cycle(pairs), signatures):
                 public.verify(signature, message)
             raw += clock() - start
             findings += len(result.findings)
@@ -181,6 +191,12 @@ def interleaved(
     if findings:
         raise AssertionError(f"{findings} findings in the bench's own export")
     return ratios, totals[0] / totals[1], totals[0] / totals[2]
+
+
+def _seat_signatures(line: bytes) -> int:
+    """The seats' signatures a bundle holds: one per signed command's event."""
+    events = json.loads(line)["events"]
+    return sum("signed" in item["event"]["data"] for item in events)
 
 
 def _speed(export: Path, key: str, bundles: int) -> None:

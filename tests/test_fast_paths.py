@@ -154,7 +154,7 @@ _ID = "[A-Za-z0-9._:-]{1,64}"
 _ACTOR_TEXT = st.sampled_from(["server", "seat:0", "seat:9", "seat:99", "seat:100", "seat:07"])
 _ID_TEXT = st.from_regex(_ID, fullmatch=True) | _TEXT
 _FIELD_VALUES = {
-    "version": st.sampled_from([1, 0, 2, True, 1.0]) | _ODD,
+    "version": st.sampled_from([1, 0, 2, 3, True, 1.0]) | _ODD,
     "table": _ID_TEXT | _ODD,
     "round": _ID_TEXT | _ODD,
     "seq": _INT | _ODD,
@@ -167,7 +167,7 @@ _FIELD_VALUES = {
 
 
 _SPEC_5_1 = {  # each field's constraint, as the table of SPEC 5.1 has them, with its reason
-    "version": (lambda v: type(v) is int and v == 1, "version must be 1"),
+    "version": (lambda v: type(v) is int and v in (1, 2), "version must be 1 or 2"),
     "table": (lambda v: isinstance(v, str) and re.fullmatch(_ID, v), "bad table id"),
     "round": (
         lambda v: v is None or (isinstance(v, str) and re.fullmatch(_ID, v)),

@@ -1,9 +1,10 @@
 """SPEC.md is enough: the protocol's core reimplemented from its text alone.
 
 Nothing here imports fairdeal, api or verifier; only hashlib, hmac, json, base64 and
-cryptography's Ed25519. Each section cites the SPEC section it implements, and every
-vector of tests/vectors/fairdeal-v1.json (section 9) is checked against it, as well
-as a chain this file tampers with itself (5.6).
+cryptography's Ed25519 (and node's, where node is on PATH, for the seats' signatures).
+Each section cites the SPEC section it implements, and every vector of
+tests/vectors/fairdeal-v1.json and fairdeal-v2.json (section 9) is checked against it,
+as well as a chain this file tampers with itself (5.6).
 """
 
 import base64
@@ -11,6 +12,8 @@ import copy
 import hashlib
 import hmac
 import json
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -371,3 +374,186 @@ def test_the_bounded_export_links_bundle_to_bundle() -> None:
                 assert event["round"] == f"{event['table']}.{event['data']['number']}"
         previous = {"seq": chain[-1]["event"]["seq"], "hash": chain[-1]["hash"]}
         assert bundle["log"]["head_hash"] == previous["hash"]
+
+
+# --- Version 2 (3.9, 6.4, 6.7, 9.3): commitments to client seeds, seat keys, statements ------
+
+V2 = json.loads(
+    (Path(__file__).parent / "vectors" / "fairdeal-v2.json").read_text(encoding="utf-8")
+)
+V2_CHAIN = [item for bundle in V2["export"] for item in bundle["events"]]
+
+
+def tag_v2(name: str) -> bytes:  # 2: the version-2 tags, "fairdeal/v2/<name>" then NUL
+    return b"fairdeal/v2/" + name.encode("ascii") + b"\x00"
+
+
+def client_seed_commitment(round_id: str, seat: int, seed: str) -> str:  # 3.9
+    opening = canonical({"round": round_id, "seat": seat, "seed": seed})
+    return hashlib.sha256(tag_v2("client-seed-commitment") + opening).hexdigest()
+
+
+def statement(event: dict[str, Any]) -> bytes:  # 6.7: what the seat signed, from its event
+    signed_ = event["data"]["signed"]
+    body = {
+        "data": signed_["data"],
+        "n": signed_["n"],
+        "round": event["round"],
+        "seat": int(event["actor"].removeprefix("seat:")),
+        "table": event["table"],
+        "type": event["type"],
+    }
+    return tag_v2("seat-statement") + canonical(body)
+
+
+def seat_signature_verifies(public_key: str, message: bytes, signature: str) -> bool:
+    try:  # 1: PureEdDSA Ed25519 over the message itself, no pre-hash
+        key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key))
+        key.verify(bytes.fromhex(signature), message)
+    except InvalidSignature:
+        return False
+    return True
+
+
+def test_version_2_tags_and_seat_keys() -> None:
+    assert V2["tags"] == {
+        "CLIENT_SEED_COMMITMENT": tag_v2("client-seed-commitment").hex(),
+        "SEAT_STATEMENT": tag_v2("seat-statement").hex(),
+    }
+    for item in V2["seat_keys"]:
+        seed = hashlib.sha256(f"fairdeal vector seat {item['seat']}".encode()).digest()
+        assert item["private_key_seed"] == seed.hex()
+        private = Ed25519PrivateKey.from_private_bytes(seed)
+        assert private.public_key().public_bytes_raw().hex() == item["public_key"]
+
+
+def test_a_client_seed_commitment_from_the_spec() -> None:
+    example = V2["client_seed_commitment"]
+    opening = {"round": example["round"], "seat": example["seat"], "seed": example["seed"]}
+    assert canonical(opening).decode() == example["canonical"]
+    assert canonical(opening).hex() == example["canonical_hex"]
+    digest = client_seed_commitment(example["round"], example["seat"], example["seed"])
+    assert digest == example["commitment"]
+
+
+@pytest.mark.parametrize("example", V2["statements"], ids=lambda e: e["event"]["type"])
+def test_a_statement_from_the_spec(example: dict[str, Any]) -> None:
+    message = statement(example["event"])
+    assert message == tag_v2("seat-statement") + example["canonical"].encode()
+    assert message.hex() == example["message_hex"]
+    assert example["event"]["data"]["signed"]["signature"] == example["signature"]
+    assert seat_signature_verifies(example["public_key"], message, example["signature"])
+    seed = next(k["private_key_seed"] for k in V2["seat_keys"] if k["seat"] == example["seat"])
+    private = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(seed))
+    assert private.sign(message).hex() == example["signature"]  # RFC 8032 is deterministic
+
+
+NODE_VERIFY = """
+const crypto = require('crypto');
+const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+const results = cases.map(({key, message, signature}) => {
+  const jwk = {kty: 'OKP', crv: 'Ed25519', x: Buffer.from(key, 'hex').toString('base64url')};
+  const publicKey = crypto.createPublicKey({key: jwk, format: 'jwk'});
+  return crypto.verify(null, Buffer.from(message, 'hex'), publicKey, Buffer.from(signature, 'hex'));
+});
+process.stdout.write(JSON.stringify(results));
+"""
+
+
+def node_verifies(cases: list[dict[str, str]]) -> list[bool]:
+    """Each case's Ed25519 signature checked by node's crypto (another implementation)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not on PATH: the seat signatures are checked with Python only")
+    run = subprocess.run(
+        [node, "-e", NODE_VERIFY], input=json.dumps(cases), capture_output=True, text=True,
+        check=True, timeout=60,
+    )  # fmt: skip
+    return list(json.loads(run.stdout))
+
+
+def test_node_verifies_every_seat_signature_of_the_vector() -> None:
+    """Every statement a seat signed in the version-2 chain, rebuilt from SPEC 6.7 and
+    checked by node's Ed25519 under the key its seat_joined bound; and a statement
+    changed by one byte fails there too."""
+    keys: dict[int, str] = {}
+    cases = []
+    for item in V2_CHAIN:
+        event = item["event"]
+        if event["type"] == "seat_joined":
+            keys[int(event["actor"].removeprefix("seat:"))] = event["data"]["key"]
+        if "signed" in event["data"]:
+            seat = int(event["actor"].removeprefix("seat:"))
+            message = statement(event).hex()
+            signature = event["data"]["signed"]["signature"]
+            cases.append({"key": keys[seat], "message": message, "signature": signature})
+    assert len(cases) >= 10
+    forged = {**cases[0], "message": cases[0]["message"][:-2] + "7e"}  # "}" becomes "~"
+    assert node_verifies([*cases, forged]) == [True] * len(cases) + [False]
+
+
+def test_the_version_2_chain_by_the_spec() -> None:
+    """6.4 and 6.7 on the vector's chain: version 2 throughout; each seat's statements
+    verify under its bound key with rising n; each reveal opens its commitment; the
+    seal's seeds are the revealed (or plain) ones in seat order; a withheld reveal voids
+    its round naming exactly the seats that did not reveal, and moves no money."""
+    check_chain(V2_CHAIN, TRUSTED)
+    keys: dict[int, str | None] = {}
+    last_n: dict[int, int] = {}
+    rounds: dict[str, dict[str, Any]] = {}
+    for item in V2_CHAIN:
+        event, data = item["event"], item["event"]["data"]
+        assert event["version"] == 2
+        seat = None if event["actor"] == "server" else int(event["actor"].removeprefix("seat:"))
+        if event["type"] == "seat_joined":
+            keys[seat], last_n[seat] = data["key"], 0
+        elif seat is not None:
+            key = keys[seat]
+            assert key is not None and seat_signature_verifies(
+                key, statement(event), data["signed"]["signature"]
+            )
+            assert data["signed"]["n"] > last_n[seat]
+            last_n[seat] = data["signed"]["n"]
+        if event["type"] == "table_state":
+            assert data["seat_keys"] == [
+                {"seat": s, "key": keys[s], "n": last_n[s]} for s in sorted(keys)
+            ]
+        if event["round"] is not None:
+            current = rounds.setdefault(event["round"], {"commit": {}, "seeds": {}, "run": []})
+            current["run"].append(event)
+            _follow_seeds(current, event, seat)
+    assert [bool(r["voided"]) for r in rounds.values()] == [False, True, False]
+
+
+def _follow_seeds(current: dict[str, Any], event: dict[str, Any], seat: int | None) -> None:
+    data, kind = event["data"], event["type"]
+    if kind == "round_opened":
+        current["seats"], current["voided"] = data["seats"], None
+    elif kind == "seed_commitment":
+        current["commit"][seat] = data["commitment"]
+    elif kind == "client_seed" and seat in current["commit"]:
+        opened = client_seed_commitment(event["round"], seat, data["seed"])
+        assert opened == current["commit"][seat]
+        current["seeds"][seat] = data["seed"]
+    elif kind == "client_seed":
+        current["seeds"][seat] = data["seed"]
+    elif kind == "round_sealed":
+        seeds = [current["seeds"].get(s, "") for s in current["seats"]]
+        assert data == {"client_seeds": seeds}
+        current["sealed"] = seeds
+    elif kind == "round_voided":
+        withheld = [s for s in current["seats"] if s in current["commit"]]
+        withheld = [s for s in withheld if s not in current["seeds"]]
+        assert data == {"reason": "seed_withheld", "seats": withheld}
+        assert current["run"][-2]["type"] == "seed_timeout"
+        assert current["run"][-2]["data"]["seats"] == withheld
+        assert not any("transfers" in e["data"] or "balances" in e["data"]
+                       for e in current["run"])  # fmt: skip
+        current["voided"] = data
+    elif kind == "round_revealed" and "sealed" in current:  # 3.3 to 3.6: as in version 1
+        seed = bytes.fromhex(data["server_seed"])
+        rules = {"decks": 1, "game": "toto21"}
+        seal = seal_input(event["round"], commitment(seed), current["sealed"], rules)
+        deck = shuffled(shuffle_key(seed, seal), canonical_deck("toto21", 1))
+        up = [e["data"] for e in current["run"] if e["type"] == "card_dealt"]
+        assert all(d["card"] == deck[d["position"]] for d in up if d["face"] == "up")

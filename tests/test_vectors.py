@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 
 from fairdeal.api.cli import main
+from fairdeal.events import SignedEvent
+from fairdeal.games import registry
 from fairdeal.verifier.cli import main as verify_main
-from tests.vectors import bounded, generate, legacy
+from tests.replay import replay
+from tests.vectors import bounded, generate, legacy, v2
 
 VECTORS = Path(__file__).parent / "vectors" / "fairdeal-v1.json"
 COMMITTED = json.loads(VECTORS.read_text(encoding="utf-8"))
@@ -18,6 +21,7 @@ COMMITTED = json.loads(VECTORS.read_text(encoding="utf-8"))
 def test_committed_vectors_match_the_generator() -> None:
     assert VECTORS.read_text(encoding="utf-8") == generate.render()
     assert bounded.OUTPUT.read_text(encoding="utf-8") == bounded.render()
+    assert v2.OUTPUT.read_text(encoding="utf-8") == v2.render()
 
 
 def test_the_bounded_export_vector_verifies_line_by_line_and_as_a_whole(tmp_path: Path) -> None:
@@ -34,6 +38,35 @@ def test_the_bounded_export_vector_verifies_line_by_line_and_as_a_whole(tmp_path
         assert verify_main([*key, str(alone)]) == 0
     starts = [line["events"][0]["event"]["type"] for line in vector["export"]]
     assert starts == ["table_created"] + ["table_state"] * (len(starts) - 1)
+
+
+def test_the_version_2_vector_verifies_line_by_line_and_as_a_whole(tmp_path: Path) -> None:
+    vector = json.loads(v2.OUTPUT.read_text(encoding="utf-8"))
+    export = tmp_path / "export.jsonl"
+    export.write_text("".join(json.dumps(line) + "\n" for line in vector["export"]))
+    checkpoint = tmp_path / "checkpoint.txt"
+    checkpoint.write_text(vector["checkpoint"])
+    key = ["--key", vector["verifier_key"]]
+    assert verify_main([*key, "--checkpoint", str(checkpoint), str(export)]) == 0
+    for number, line in enumerate(vector["export"]):
+        alone = tmp_path / f"bundle-{number}.json"
+        alone.write_text(json.dumps(line))
+        assert verify_main([*key, str(alone)]) == 0
+
+
+def test_the_version_2_vector_replays_by_the_rules_with_its_seat_keys() -> None:
+    """The whole chain, from table_created, through the engine's replay (SPEC 6.3, 6.7):
+    every seat's statement checked again, its keys and numbers where the play left them."""
+    vector = json.loads(v2.OUTPUT.read_text(encoding="utf-8"))
+    events = [e for line in vector["export"] for e in line["events"]]
+    chain = [SignedEvent.from_json(item).event for item in events]
+    assert [event.seq for event in chain] == list(range(len(chain)))
+    assert {event.version for event in chain} == {2}
+    table = replay(registry(), chain)
+    keys = {item["seat"]: item["public_key"] for item in vector["seat_keys"]}
+    assert {seat: bound.key for seat, bound in table.seats.items()} == keys
+    voided = [event.data for event in chain if event.type == "round_voided"]
+    assert voided == [{"reason": "seed_withheld", "seats": [1]}]
 
 
 @pytest.mark.parametrize("vector", COMMITTED["decks"], ids=lambda v: v["round_id"])

@@ -247,7 +247,8 @@ def _check_rounds(work: Work, start: _Start) -> frozenset[str]:
     each round finished, from the events alone; the rounds revealed."""
     bounded = start.carried.replayed is not None and start.carried.replayed.standing.bounded
     bounded = bounded or work.events[0].type == TABLE_STATE
-    rounds = RoundChecker(work.table, start.carried.deck_rules, start.seeds, bounded)
+    version = work.events[0].version  # an intact chain's: each event keeps it (3)
+    rounds = RoundChecker(work.table, start.carried.deck_rules, start.seeds, bounded, version)
     rounds.finished = set(start.carried.finished)
     for event in start.events:
         rounds.check(event)

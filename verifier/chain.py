@@ -44,6 +44,7 @@ class Head:
     next_seq: int = 0
     prev: str = GENESIS_PREV
     time: int = 0
+    version: int | None = None  # the chain's protocol version: its first event's
 
 
 class ChainChecker:
@@ -59,6 +60,7 @@ class ChainChecker:
         start = head or Head()
         # the head's fields, kept apart: a new Head for every event costs more than (3)
         self._next_seq, self._prev, self._prev_time = start.next_seq, start.prev, start.time
+        self._version = start.version
         self.findings: list[Finding] = []
         self.intact = True
         self._from_genesis = head is None
@@ -68,7 +70,7 @@ class ChainChecker:
 
     @property
     def head(self) -> Head:
-        return Head(self._next_seq, self._prev, self._prev_time)
+        return Head(self._next_seq, self._prev, self._prev_time, self._version)
 
     def _find(self, code: str, round_id: Any, seq: Any, reason: str) -> None:
         self.findings.append(self._finding(code, round_id, seq, reason))
@@ -146,6 +148,13 @@ class ChainChecker:
             self._find("chain.fork", event.round, event.seq, "prev is not the previous hash")
         if (event.seq == 0) != (event.type == TABLE_CREATED):
             self._find("chain.genesis", event.round, event.seq, "table_created is seq 0 only")
+        # (3) a chain keeps the protocol version of its first event (SPEC 5.1): the rules
+        # that replay it, and so what its seats' moves prove, depend on it
+        if self._version is None:
+            self._version = event.version
+        elif event.version != self._version:
+            reason = f"version {event.version} in a chain of version {self._version}"
+            self._find("chain.version", event.round, event.seq, reason)
 
     def _hash(self, signed: SignedEvent, digest: bytes) -> None:
         # (4) the stated hash; a right one's signature is verified later, with the others

@@ -2,7 +2,9 @@
 
 Read from the bundle alone: the deck comes from the revealed seed, so every hidden
 card can be named. A bundle of a table at rest (no round named) tells what happened
-at the table since its last round. Only what can be read is told, whatever the
+at the table since its last round, and who vouches for the seats' moves: in a version-2
+table each seat's own key, or, for a keyless seat, the operator alone. Only what can be
+read is told, whatever the
 findings: the events that are signed events of the logged shape (step 1), and each
 data member only where it has the type it should. A bundle that is not of a bundle's
 shape, or whose readable events do not start with table_created or a table_state (which
@@ -17,16 +19,19 @@ from typing import Any
 
 from fairdeal import cards, randomness
 from fairdeal.errors import EventSchemaError, FairdealError
-from fairdeal.events import Event, SignedEvent
+from fairdeal.events import Event, SignedEvent, actor_seat
 from fairdeal.protocol import (
     CARD_DEALT,
     ROUND_OPENED,
     ROUND_REVEALED,
     ROUND_SEALED,
+    SEAT_JOINED,
     SERVER,
     TABLE_CREATED,
     TABLE_STATE,
 )
+from fairdeal.statements import KEY, SIGNED
+from fairdeal.table import SEAT_KEYS
 from fairdeal.verifier.bundle import shape_problem
 from fairdeal.verifier.money import is_balances
 
@@ -118,6 +123,7 @@ def _at_rest(events: list[Event]) -> dict[str, Any]:
         "head_seq": events[-1].seq,
         "happened": [_describe(e) for e in since if e.type != TABLE_STATE],
         "money": _money(before, _balances(events, _never)),
+        "moves_attested": _attested(events),
     }
 
 
@@ -141,8 +147,41 @@ def _story(
         "cards": _cards(events, deck),
         "happened": [_describe(e) for e in events if e.type != CARD_DEALT],
         "money": _money(before, _balances(events, _never, before)),
+        "moves_attested": _attested([created, *events]),
         "check_by_hand": _command(game, _decks_option(options), round_id, seed_hex, seeds),
     }
+
+
+def _attested(events: list[Event]) -> list[str]:
+    """Who vouches for the seats' moves (SPEC 6.7), a line each: in version 1, the
+    operator alone; in version 2, each seat bound so far, by its key or, keyless, the
+    operator alone."""
+    if events[0].version < SIGNED:
+        return ["a version-1 table: every seat's moves are attested by the operator alone"]
+    return [
+        f"seat {seat}'s moves are signed by the seat, with its key {key}"
+        if key
+        else f"seat {seat} has no key: its moves are attested by the operator alone"
+        for seat, key in sorted(_seat_keys(events).items())
+    ]
+
+
+def _seat_keys(events: list[Event]) -> dict[int, str | None]:
+    """Each seat's key (None: keyless) as the events bind it: a table_state lists every
+    seat's, a seat_joined binds its own."""
+    keys: dict[int, str | None] = {}
+    for event in events:
+        seat = actor_seat(event.actor)
+        if event.type == TABLE_STATE:
+            listed = [i for i in _list_of(event.data.get(SEAT_KEYS)) if isinstance(i, dict)]
+            keys = {i["seat"]: _key(i.get(KEY)) for i in listed if type(i.get("seat")) is int}
+        elif event.type == SEAT_JOINED and KEY in event.data and seat is not None:
+            keys[seat] = _key(event.data[KEY])
+    return keys
+
+
+def _key(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def _deck(seed_hex: str, round_id: str, seeds: list[str], rules: dict[str, Any]) -> list[str]:
@@ -246,7 +285,12 @@ def _rest_text(story: dict[str, Any]) -> str:
     lines += [f"  {i}. {line}" for i, line in enumerate(story["happened"], 1)]
     lines += ["", "Money (before -> after):"]
     lines += _money_lines(story["money"])
+    lines += _attested_lines(story["moves_attested"])
     return "\n".join(lines)
+
+
+def _attested_lines(attested: list[str]) -> list[str]:
+    return ["", "Who vouches for the seats' moves:", *(f"  {line}" for line in attested)]
 
 
 def _money_lines(money: list[dict[str, Any]]) -> list[str]:
@@ -271,6 +315,7 @@ def _text(story: dict[str, Any]) -> str:
     lines += [f"  {i}. {line}" for i, line in enumerate(story["happened"], 1)]
     lines += ["", "Money (before -> after the round):"]
     lines += _money_lines(story["money"])
+    lines += _attested_lines(story["moves_attested"])
     lines += [
         "",
         "Check it by hand: this prints the commitment (compare with round_opened), the deck",

@@ -4,6 +4,11 @@ These are the verifier's own checks of the round protocol, independent of the ga
 modules: they read only the shared round events, derive each deck from the revealed
 seed with the core's randomness functions, and scan every event's data for shown
 cards ({position, card, salt}). A bug in a game's rules cannot hide from them.
+
+In a version-2 table a seat may commit to its seed first (SPEC 6.4): the commitments
+come before ``seeds_committed``, which opens the reveals; each reveal must open its
+seat's commitment, and a reveal withheld past the deadline voids the round under the
+withholding seats' names. A round in which no seat commits is a version-1 round.
 """
 
 import hmac
@@ -21,10 +26,14 @@ from fairdeal.protocol import (
     ROUND_REVEALED,
     ROUND_SEALED,
     ROUND_VOIDED,
+    SEED_COMMITMENT,
     SEED_TIMEOUT,
+    SEED_WITHHELD,
+    SEEDS_COMMITTED,
     TABLE_STATE,
     is_hex64,
 )
+from fairdeal.statements import FIRST, SIGNED
 from fairdeal.verifier.findings import Finding
 from fairdeal.verifier.money import is_balances
 
@@ -39,6 +48,10 @@ class _Round:
     seed_deadline: int
     seeds: dict[int, str] = field(default_factory=dict)
     timed_out: set[int] = field(default_factory=set)
+    commitments: dict[int, str] = field(default_factory=dict)
+    revealing: bool = False  # seeds_committed is logged: only committed seats send seeds
+    withheld: list[int] = field(default_factory=list)  # the reveals' seed_timeout named them
+    voided: bool = False
     sealed: bool = False
     next_position: int = 0
     revealed: bool = False
@@ -83,8 +96,10 @@ class RoundChecker:
         deck_rules: Mapping[str, Any],
         seeds: dict[str, bytes],
         bounded: bool = False,
+        version: int = FIRST,
     ):
         self.table = table
+        self.version = version  # the chain's: a version-1 table takes no commitments
         self.deck_rules = dict(deck_rules)
         self.seeds = seeds
         self.current: _Round | None = None
@@ -187,20 +202,76 @@ class RoundChecker:
         if problem is not None:
             self._find("seed.client", event, problem)
         elif seat is not None:
+            self._check_reveal(current, event, seat, str(seed))
             current.seeds[seat] = str(seed)
 
+    def _check_reveal(self, current: _Round, event: Event, seat: int, seed: str) -> None:
+        """A committed seat's seed comes once the reveals are open, and opens its
+        commitment; once they are open, only committed seats send seeds."""
+        committed = current.commitments.get(seat)
+        if committed is None and current.revealing:
+            problem = "sent during the reveals by a seat that did not commit"
+        elif committed is not None and not current.revealing:
+            problem = "sent before seeds_committed opened the reveals"
+        elif committed is not None and not _opens(current.id, seat, seed, committed):
+            problem = "does not open the seat's commitment"
+        else:
+            return
+        self._find("seed.reveal", event, f"seat {seat}'s seed {problem}")
+
+    def _seed_commitment(self, current: _Round, event: Event) -> None:
+        seat, commitment = actor_seat(event.actor), event.data.get("commitment")
+        problem = None
+        if self.version < SIGNED:
+            problem = "a version-1 table takes no seed commitments"
+        elif current.sealed or current.revealing:
+            problem = "a seed commitment once the reveals are open"
+        elif seat not in current.seats:
+            problem = "a seed commitment from a seat not in the round"
+        elif seat in current.commitments or seat in current.seeds or seat in current.timed_out:
+            problem = "a second commitment, or one after the seat's seed or timeout"
+        elif set(event.data) != {"commitment"} or not is_hex64(commitment):
+            problem = "seed_commitment carries exactly commitment, 64 lowercase hex"
+        if problem is not None:
+            self._find("seed.client", event, problem)
+        elif seat is not None:
+            current.commitments[seat] = str(commitment)
+
+    def _seeds_committed(self, current: _Round, event: Event) -> None:
+        deadline, waiting = event.data.get("deadline"), _waiting(current)
+        problem = None
+        if current.sealed or current.revealing:
+            problem = "seeds_committed after the seal, or twice"
+        elif set(event.data) != {"deadline"} or type(deadline) is not int:
+            problem = "seeds_committed carries exactly deadline, an integer"
+        elif waiting:
+            problem = f"seats {waiting} have neither committed, sent a seed nor timed out"
+        elif not _unrevealed(current):
+            problem = "no committed seed is left to reveal"
+        if problem is not None:
+            self._find("seed.client", event, problem)
+        current.revealing = True
+        if type(deadline) is int:
+            current.seed_deadline = deadline  # the reveals' deadline
+
     def _seed_timeout(self, current: _Round, event: Event) -> None:
-        missing = [s for s in current.seats if s not in current.seeds]
+        """Before the reveals, the seats with neither a commitment nor a seed are out;
+        during them, the committed seats that did not reveal withheld their seeds."""
+        missing = _unrevealed(current) if current.revealing else _waiting(current)
         expected = {"deadline": current.seed_deadline, "seats": missing}
         if current.sealed or dict(event.data) != expected or not missing:
             self._find("seed.client", event, f"seed_timeout must be {expected} before the seal")
-            return
-        current.timed_out.update(missing)
+        elif current.revealing:
+            current.withheld = missing
+        else:
+            current.timed_out.update(missing)
 
     def _sealed(self, current: _Round, event: Event) -> None:
         expected = [current.seeds.get(seat, "") for seat in current.seats]
-        ready = all(s in current.seeds or s in current.timed_out for s in current.seats)
-        if current.sealed or not ready or dict(event.data) != {"client_seeds": expected}:
+        ready = not _waiting(current) and not _unrevealed(current)
+        if current.withheld:
+            self._find("seed.withheld", event, f"seats {current.withheld} withheld: no seal")
+        elif current.sealed or not ready or dict(event.data) != {"client_seeds": expected}:
             self._find("seed.client", event, f"the seal must carry the seeds {expected}")
         current.sealed = True
         self._derive_deck(current, event, expected)
@@ -261,13 +332,24 @@ class RoundChecker:
         if card != current.deck[position] or not _same_text(salt, expected_salt):
             self._find("card.shown", event, f"position {position} is not {card!r} with that salt")
 
-    # (14) settled or voided with a reason, and revealed
+    # (14) settled or voided with a reason, and revealed; (7) a withheld reveal voids the
+    # round, naming exactly the seats that withheld
     def _voided(self, current: _Round, event: Event) -> None:
         reason = event.data.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             self._find("round.void_reason", event, "a voided round must say why")
+        if current.withheld or reason == SEED_WITHHELD:
+            expected = {"reason": SEED_WITHHELD, "seats": current.withheld}
+            if not current.withheld:
+                self._find("seed.withheld", event, "no seed_timeout of the reveals is logged")
+            elif dict(event.data) != expected:
+                self._find("seed.withheld", event, f"the void must be {expected}")
+        current.voided = True
 
     def _revealed(self, current: _Round, event: Event) -> None:
+        if current.withheld and not current.voided:
+            reason = f"seats {current.withheld} withheld their seeds: the round is not voided"
+            self._find("seed.withheld", event, reason)
         seed = event.data.get("server_seed")
         if set(event.data) != {"server_seed"} or not isinstance(seed, str):
             self._find("schema.data", event, "round_revealed carries exactly server_seed")
@@ -282,6 +364,8 @@ class RoundChecker:
 
 
 _HANDLERS = {
+    SEED_COMMITMENT: RoundChecker._seed_commitment,
+    SEEDS_COMMITTED: RoundChecker._seeds_committed,
     CLIENT_SEED: RoundChecker._client_seed,
     SEED_TIMEOUT: RoundChecker._seed_timeout,
     ROUND_SEALED: RoundChecker._sealed,
@@ -289,6 +373,27 @@ _HANDLERS = {
     ROUND_VOIDED: RoundChecker._voided,
     ROUND_REVEALED: RoundChecker._revealed,
 }
+
+
+def _opens(round_id: str, seat: int, seed: str, commitment: str) -> bool:
+    opened = randomness.client_seed_commitment(round_id, seat, seed).hex()
+    return hmac.compare_digest(opened, commitment)
+
+
+def _waiting(current: _Round) -> list[int]:
+    """The seats yet to commit or send a seed, none timed out: in seats order."""
+    return [
+        seat
+        for seat in current.seats
+        if seat not in current.seeds
+        and seat not in current.commitments
+        and seat not in current.timed_out
+    ]
+
+
+def _unrevealed(current: _Round) -> list[int]:
+    """The committed seats that have not revealed their seeds: in seats order."""
+    return [s for s in current.seats if s in current.commitments and s not in current.seeds]
 
 
 def _salt(current: _Round, position: int) -> bytes:

@@ -22,7 +22,8 @@ from fairdeal.errors import (
 from fairdeal.events import Event
 from fairdeal.games import registry
 from fairdeal.games.base import AnyGame
-from fairdeal.protocol import SERVER
+from fairdeal.protocol import SEAT_JOINED, SERVER, is_hex64
+from fairdeal.statements import KEY, SIGNED
 from fairdeal.table import CREATED, Replayed, runs, started, started_at
 from fairdeal.verifier.findings import CODES, Finding
 
@@ -91,13 +92,39 @@ def replay(
     return replayed, None
 
 
+# (10) A seat's command the engine refuses for its statement (SPEC 6.7), by the error's code.
+_SEAT_SIGNATURES = {
+    "signature_missing": "sig.seat_missing",
+    "signature_invalid": "sig.seat_bad",
+    "signature_replayed": "sig.seat_replayed",
+    "signature_unexpected": "sig.seat_unexpected",
+}
+
+
 def _refused(event: Event, error: GameError) -> Finding:
+    return _finding(_refusal_code(event, error), event, f"{event.type} by {event.actor}: {error}")
+
+
+def _refusal_code(event: Event, error: GameError) -> str:
+    if error.code in _SEAT_SIGNATURES:
+        return _SEAT_SIGNATURES[error.code]
+    if _binds_no_key(event):
+        return "sig.seat_key"
     code = f"rules.{error.code}"
     if event.actor == SERVER and code not in ("rules.not_due", "rules.invalid_options"):
         code = "rules.server_refused"
     if code not in CODES:
         code = "rules.illegal_action" if event.actor != SERVER else "rules.server_refused"
-    return _finding(code, event, f"{event.type} by {event.actor}: {error}")
+    return code
+
+
+def _binds_no_key(event: Event) -> bool:
+    """A version-2 seat_joined whose key is neither null nor 64 lowercase hex (every such
+    text decodes as an Ed25519 public key), which the engine refuses to bind."""
+    key = event.data.get(KEY)
+    return (
+        event.version >= SIGNED and event.type == SEAT_JOINED and not (key is None or is_hex64(key))
+    )
 
 
 def _crashed(event: Event, error: Exception) -> Finding:

@@ -378,5 +378,14 @@ def apply_revealed(current: RoundState) -> RoundState:
     return evolve(current, revealed=True)
 
 
-def all_seeded(current: RoundState) -> bool:
-    return all(seat in current.seeds for seat in current.seats)
+def seeds_view(current: RoundState) -> dict[str, Any]:
+    """Where the round's seeds stand, as both games' views show it: the seats that sent
+    their seed (or revealed it), those that committed, whether the reveals are open, and
+    the deadline running (the commit deadline, then the reveal deadline)."""
+    return {
+        "seed_deadline": current.seed_deadline,
+        "seeded": sorted(current.seeds),
+        "committed": sorted(current.commitments),
+        "revealing": current.revealing,
+        "sealed": current.sealed,
+    }

@@ -116,18 +116,35 @@ class RecordingClient(FairdealClient):
 
 @dataclass
 class BotTable:
-    """A table the bots play: its seats' clients and every receipt they got."""
+    """A table the bots play: its seats' clients and every receipt they got (the reveals
+    the SDK makes on its own among them)."""
 
     seats: dict[int, SeatClient]
     receipts: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for seat in self.seats.values():
+            self.sit(seat)
 
     @property
     def table_id(self) -> str:
         return self.seats[0].table_id
 
+    def sit(self, seat: SeatClient) -> None:
+        self.seats[seat.seat] = seat
+        seat.on_reveal = lambda _round_id, reply: self.keep(reply) and None
+
     def keep(self, reply: Mapping[str, Any]) -> list[str]:
         self.receipts += reply["events"]
         return types_of(reply["events"])
+
+    def seed_round(self, round_id: str, seats: list[int]) -> None:
+        """Each seat commits to a seed, then each reveals it (the last to commit at once)."""
+        for seat in seats:
+            self.keep(self.seats[seat].seed(round_id))
+        for seat in seats:
+            if round_id in self.seats[seat].seeds:
+                self.keep(self.seats[seat].reveal(round_id))
 
 
 Toto21Table = BotTable
@@ -154,8 +171,7 @@ def toto21_round_state(seat: SeatClient) -> dict[str, Any]:
 
 def start_toto21_round(game: Toto21Table) -> str:
     round_id = game.seats[0].open_round()
-    for seat in (0, 1):
-        game.keep(game.seats[seat].seed(round_id))
+    game.seed_round(round_id, [0, 1])
     return round_id
 
 
@@ -243,17 +259,14 @@ def kvitlach_table(
     first = client(url).create_table("kvitlach", options, {"buy_in": buy_in})
     game = KvitlachTable({0: first})
     for _ in range(1, seats):
-        seat = client(url).join(first.table_id, {"buy_in": buy_in})
-        game.seats[seat.seat] = seat
+        game.sit(client(url).join(first.table_id, {"buy_in": buy_in}))
     return game
 
 
 def start_kvitlach_round(game: KvitlachTable) -> str:
     opener = game.seats[min(game.seats)]
     round_id = opener.open_round()
-    playing = opener.view()["view"]["round"]["seats"]
-    for seat in playing:
-        game.keep(game.seats[seat].seed(round_id))
+    game.seed_round(round_id, opener.view()["view"]["round"]["seats"])
     return round_id
 
 

@@ -64,8 +64,10 @@ def play() -> tuple[list[SignedEvent], list[tuple[str | None, int]]]:
     return chain, heads
 
 
-def export(chain: list[SignedEvent], heads: list[tuple[str | None, int]]) -> list[dict[str, Any]]:
-    """A bundle for each head, each from the table_state after the previous head."""
+def export(
+    chain: list[SignedEvent], heads: list[tuple[str | None, int]], table: str = TABLE
+) -> list[dict[str, Any]]:
+    """A bundle for each head of ``table``, each from the table_state after the previous head."""
     tree = MerkleTree()
     for _, seq in heads:
         tree.append(chain[seq].hash)
@@ -79,7 +81,7 @@ def export(chain: list[SignedEvent], heads: list[tuple[str | None, int]]) -> lis
         entry = LogEntry(ORIGIN, notes.verifier_key(), index, chain[seq].hash.hex(),
                          tree.size, proof, note)  # fmt: skip
         events = [s.to_json() for s in chain[start : seq + 1]]
-        lines.append(make_bundle(TABLE, round_id, events, keys, entry))
+        lines.append(make_bundle(table, round_id, events, keys, entry))
         after = seq + 1
         start = after if after < len(chain) and chain[after].event.type == TABLE_STATE else 0
     return lines

@@ -294,7 +294,7 @@ def _flip_field(field: str) -> Callable[[dict[str, Any]], None]:
 
 # A changed byte in each field of an event, and the finding it must raise.
 FIELD_CODES = {
-    "version": "schema.event",
+    "version": "chain.version",
     "table": "chain.table",
     "round": "sig.hash_mismatch",
     "seq": "chain.gap",

@@ -21,6 +21,7 @@ from fairdeal.keys import Signer, key_id, public_key_pem
 from fairdeal.merkle import MerkleTree
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
 from fairdeal.protocol import SERVER
+from fairdeal.statements import FIRST
 
 T0 = 1_760_000_000_000
 ORIGIN = "fairdeal.test/log"
@@ -59,10 +60,13 @@ class TableDriver:
     secret: bytes | None = None
     rounds: list[str] = field(default_factory=list)
     rng: random.Random = field(default_factory=lambda: random.Random(7))
+    version: int = FIRST  # the protocol version of the table's chain
 
     def __post_init__(self) -> None:
         game = registry()[self.game_name]
-        self.table, created = table.create(game, self.table_id, self.options, self.now, SIGNER)
+        self.table, created = table.create(
+            game, self.table_id, self.options, self.now, SIGNER, version=self.version
+        )
         self.log.append(created)
 
     @property
@@ -87,14 +91,18 @@ class TableDriver:
         round_id = self.open_round()
         opened = [s.event for s in self.log if s.event.type == "round_opened"][-1]
         seats = opened.data["seats"]
-        for seat, seed in zip(seats, list(seeds) + ["s"] * len(seats), strict=False):
-            if seed is not None and not self._revealed(round_id):
-                self.do("client_seed", f"seat:{seat}", {"seed": f"{seed}-{seat}"}, round_id)
+        self.seed(round_id, seats, list(seeds) + ["s"] * len(seats))
         for _ in range(max_steps):
             if self._revealed(round_id):
                 return round_id
             self._step(round_id)
         raise AssertionError(f"round {round_id} did not finish")
+
+    def seed(self, round_id: str, seats: Sequence[int], seeds: Sequence[str | None]) -> None:
+        """Each seat of the round sends its seed (None: it lets its seed time run out)."""
+        for seat, seed in zip(seats, seeds, strict=False):
+            if seed is not None and not self._revealed(round_id):
+                self.do("client_seed", f"seat:{seat}", {"seed": f"{seed}-{seat}"}, round_id)
 
     def _revealed(self, round_id: str) -> bool:
         # A run may go on after the reveal (Toto21's match_won), so look back a little.

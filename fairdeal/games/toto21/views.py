@@ -63,9 +63,7 @@ def _round_view(state: State, seat: int | None, secret: bytes | None) -> Any:
         "number": current.number,
         "commitment": current.commitment,
         "seats": list(current.seats),
-        "seed_deadline": current.seed_deadline,
-        "seeded": sorted(current.seeds),
-        "sealed": current.sealed,
+        **dealing.seeds_view(current),
         "revealed": current.revealed,
     }
     if current.revealed and secret is not None:
