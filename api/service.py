@@ -108,7 +108,7 @@ class Service:
             txn.append_events(table_id, [created.to_json()])
             live, receipts = self._guard(
                 lambda: self._run(
-                    txn, Live(table), Command(SEAT_JOINED, seat_actor(0), now, {**join, KEY: key})
+                    txn, Live(table), Command(SEAT_JOINED, seat_actor(0), now, _keyed(join, key))
                 )
             )
             self._log_rest(txn, live, 0)
@@ -129,7 +129,7 @@ class Service:
 
         def take_free_seat(txn: Transaction, live: Live, now: int) -> tuple[Live, dict[str, Any]]:
             seat = self._free_seat(live, join, now)
-            command = Command(SEAT_JOINED, seat_actor(seat), now, {**join, KEY: key})
+            command = Command(SEAT_JOINED, seat_actor(seat), now, _keyed(join, key))
             live, receipts = self._run(txn, live, command)
             token = self._issue_token(txn, table_id, seat)
             return live, {"table_id": table_id, "seat": seat, "token": token, "events": receipts}
@@ -440,6 +440,12 @@ def _ignore(event_type: str) -> None:
 def _nothing_more(txn: Transaction, live: Live, now: int) -> tuple[Live, None]:
     """The sweeper's change: none beyond the passed deadlines every write applies first."""
     return live, None
+
+
+def _keyed(join: Mapping[str, Any], key: str | None) -> Mapping[str, Any]:
+    """A seat_joined's data with the seat's key; none for a keyless seat, as a table of the
+    first protocol (still served) takes them."""
+    return join if key is None else {**join, KEY: key}
 
 
 def _vacated_seat(left: Event) -> int:

@@ -30,7 +30,7 @@ from fairdeal.protocol import (
     TABLE_CREATED,
     TABLE_STATE,
 )
-from fairdeal.statements import KEY, SIGNED
+from fairdeal.statements import KEY, SIGNATURE, SIGNED
 from fairdeal.table import SEAT_KEYS
 from fairdeal.verifier.bundle import shape_problem
 from fairdeal.verifier.money import is_balances
@@ -39,7 +39,7 @@ NOTHING_TO_TELL = (
     "Nothing to tell: the bundle is not of a bundle's shape, or neither table_created nor a"
     " table_state starts its readable events."
 )
-_QUIET = {"commitment", "salt", "balances", "transfers", "server_seed", "cards"}
+_QUIET = {"commitment", "salt", "balances", "transfers", "server_seed", "cards", SIGNATURE}
 _TIMES = {"deadline", "seed_deadline", "move_deadline", "game_deadline"}  # epoch milliseconds
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -58,7 +58,7 @@ def explain(bundle: Any, as_json: bool = False) -> "Story":
         return story if as_json else _rest_text(story)
     mine = [e for e in events if e.round == round_id]
     before = _balances(events, lambda e: e.round == round_id)
-    story = _story(events[0], mine, before, round_id)
+    story = _story(events[0], mine, before, round_id, _attested(events))
     return story if as_json else _text(story)
 
 
@@ -128,7 +128,11 @@ def _at_rest(events: list[Event]) -> dict[str, Any]:
 
 
 def _story(
-    created: Event, events: list[Event], before: dict[str, int], round_id: str
+    created: Event,
+    events: list[Event],
+    before: dict[str, int],
+    round_id: str,
+    attested: list[str],
 ) -> dict[str, Any]:
     by_type = {e.type: e.data for e in events}
     opened, sealed = by_type.get(ROUND_OPENED, {}), by_type.get(ROUND_SEALED, {})
@@ -147,7 +151,7 @@ def _story(
         "cards": _cards(events, deck),
         "happened": [_describe(e) for e in events if e.type != CARD_DEALT],
         "money": _money(before, _balances(events, _never, before)),
-        "moves_attested": _attested([created, *events]),
+        "moves_attested": attested,
         "check_by_hand": _command(game, _decks_option(options), round_id, seed_hex, seeds),
     }
 
@@ -215,6 +219,9 @@ def _describe(event: Event) -> str:
     shown = [f"{_json(k)}: {_shown(k, v)}" for k, v in data.items() if k not in _QUIET]
     if shown:
         words += " {" + ", ".join(shown) + "}"
+    statement = data.get(SIGNATURE)
+    if isinstance(statement, dict):
+        words += f"; signed by the seat (statement {_json(statement.get('n'))})"
     for paid in (t for t in _list_of(data.get("transfers")) if isinstance(t, dict)):
         words += f"; {paid.get('from')} pays {paid.get('to')} {paid.get('amount')}"
     faces = [str(c.get("card")) for c in _list_of(data.get("cards")) if isinstance(c, dict)]

@@ -13,7 +13,7 @@ withholding seats' names. A round in which no seat commits is a version-1 round.
 
 import hmac
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fairdeal import cards, randomness
@@ -30,10 +30,11 @@ from fairdeal.protocol import (
     SEED_TIMEOUT,
     SEED_WITHHELD,
     SEEDS_COMMITTED,
+    SERVER,
     TABLE_STATE,
     is_hex64,
 )
-from fairdeal.statements import FIRST, SIGNED
+from fairdeal.statements import FIRST, SIGNATURE, SIGNED
 from fairdeal.verifier.findings import Finding
 from fairdeal.verifier.money import is_balances
 
@@ -133,7 +134,15 @@ class RoundChecker:
         if current.revealed:
             self._find("round.after_reveal", event, "a round event after the reveal")
             return
-        self._step(current, event)
+        self._step(current, self._as_recorded(event))
+
+    def _as_recorded(self, event: Event) -> Event:
+        """A seat's event as the rules record it: in version 2, without the statement the
+        seat signed (``signed``), which the replay checks (SPEC 6.7)."""
+        if self.version < SIGNED or event.actor == SERVER or SIGNATURE not in event.data:
+            return event
+        data = {name: value for name, value in event.data.items() if name != SIGNATURE}
+        return replace(event, data=data)
 
     def _table_state(self, event: Event) -> None:
         self.bounded = True
@@ -341,7 +350,9 @@ class RoundChecker:
         if current.withheld or reason == SEED_WITHHELD:
             expected = {"reason": SEED_WITHHELD, "seats": current.withheld}
             if not current.withheld:
-                self._find("seed.withheld", event, "no seed_timeout of the reveals is logged")
+                self._find(
+                    "seed.withheld", event, "no seed_timeout at the reveal deadline names its seats"
+                )
             elif dict(event.data) != expected:
                 self._find("seed.withheld", event, f"the void must be {expected}")
         current.voided = True

@@ -10,7 +10,9 @@ their canonical form.
 import json
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
+from fairdeal import statements
 from fairdeal.errors import (
     EventSchemaError,
     FairdealError,
@@ -24,7 +26,7 @@ from fairdeal.games import registry
 from fairdeal.games.base import AnyGame
 from fairdeal.protocol import SEAT_JOINED, SERVER, is_hex64
 from fairdeal.statements import KEY, SIGNED
-from fairdeal.table import CREATED, Replayed, runs, started, started_at
+from fairdeal.table import CREATED, SEAT_KEYS, Replayed, runs, started, started_at
 from fairdeal.verifier.findings import CODES, Finding
 
 
@@ -42,8 +44,12 @@ def start(created: Event, data_text: str) -> tuple[Replayed | None, Finding | No
 
 def restart(snapshot: Event, data_text: str) -> tuple[Replayed | None, Finding | None]:
     """The table as the ``table_state`` a bundle starts at restores it (SPEC 6.6)."""
-    try:  # the data as logged: canonical text is JSON
-        replayed = started_at(registry(), json.loads(data_text), snapshot.version)
+    data = json.loads(data_text)  # the data as logged: canonical text is JSON
+    keys = _seat_keys_problem(snapshot, data)
+    if keys is not None:
+        return None, keys
+    try:
+        replayed = started_at(registry(), data, snapshot.version)
     except EventSchemaError as e:
         return None, _finding("rules.unknown_game", snapshot, f"table_state: {e}")
     except OptionsError as e:
@@ -51,6 +57,18 @@ def restart(snapshot: Event, data_text: str) -> tuple[Replayed | None, Finding |
     except Exception as e:  # a game refusing a forged snapshot in its own way
         return None, _crashed(snapshot, e)
     return replayed, None
+
+
+def _seat_keys_problem(snapshot: Event, data: dict[str, Any]) -> Finding | None:
+    """(10) A version-2 table_state whose ``seat_keys``, the keys every later statement
+    of its seats is checked with, are not of their logged shape (SPEC 6.6)."""
+    if snapshot.version < SIGNED:
+        return None
+    try:
+        statements.from_json(data.get(SEAT_KEYS))
+    except EventSchemaError as e:
+        return _finding("sig.seat_key", snapshot, f"table_state: {e}")
+    return None
 
 
 @lru_cache(maxsize=64)

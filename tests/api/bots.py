@@ -154,10 +154,12 @@ def toto21_table(
     url: str,
     options: Mapping[str, Any] | None = None,
     client: Callable[[str], FairdealClient] = FairdealClient,
+    keyless: bool = False,
 ) -> Toto21Table:
-    """Two seats, each with its own client; the creator accepts the joiner."""
-    creator = client(url).create_table("toto21", options or {})
-    joiner = client(url).join(creator.table_id)
+    """Two seats, each with its own client (and key, unless ``keyless``: for raw requests);
+    the creator accepts the joiner."""
+    creator = client(url).create_table("toto21", options or {}, keyless=keyless)
+    joiner = client(url).join(creator.table_id, keyless=keyless)
     creator.decide(1, True)
     return Toto21Table({0: creator, 1: joiner})
 
@@ -185,11 +187,11 @@ def await_toto21_move(game: Toto21Table) -> str:
 
 
 def toto21_at_move(
-    url: str, options: Mapping[str, Any] | None = None
+    url: str, options: Mapping[str, Any] | None = None, keyless: bool = False
 ) -> tuple[Toto21Table, str, dict[str, Any]]:
     """A Toto21 table whose round waits for a move: the table, the round, and the round's
     state as the creator sees it (``turn``, ``player``, ``dealer``, ...)."""
-    game = toto21_table(url, options)
+    game = toto21_table(url, options, keyless=keyless)
     round_id = await_toto21_move(game)
     return game, round_id, toto21_round_state(game.seats[0])
 
@@ -255,11 +257,12 @@ def kvitlach_table(
     options: Mapping[str, Any],
     buy_in: int = 100,
     client: Callable[[str], FairdealClient] = FairdealClient,
+    keyless: bool = False,
 ) -> KvitlachTable:
-    first = client(url).create_table("kvitlach", options, {"buy_in": buy_in})
+    first = client(url).create_table("kvitlach", options, {"buy_in": buy_in}, keyless=keyless)
     game = KvitlachTable({0: first})
     for _ in range(1, seats):
-        game.sit(client(url).join(first.table_id, {"buy_in": buy_in}))
+        game.sit(client(url).join(first.table_id, {"buy_in": buy_in}, keyless=keyless))
     return game
 
 

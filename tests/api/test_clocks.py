@@ -33,8 +33,9 @@ OPTIONS = {"move_time_ms": MOVE_MS, "seed_time_ms": 2_000, "game_time_ms": 60_00
 
 
 def _moving(server: Server) -> tuple[Toto21Table, str, int, int]:
-    """A sealed Toto21 round: the table, the round, the seat to move and its deadline."""
-    game, round_id, state = toto21_at_move(server.url, OPTIONS)
+    """A sealed Toto21 round of keyless seats (raw moves below): the table, the round, the
+    seat to move and its deadline."""
+    game, round_id, state = toto21_at_move(server.url, OPTIONS, keyless=True)
     turn = state["turn"]
     due = of_type(events_of(server.url, game.table_id), "move_due")[-1]["event"]["data"]
     assert due["seat"] == turn
@@ -115,10 +116,12 @@ def test_the_sweeper_applies_a_passed_deadline_without_any_request(server: Serve
     assert server.service.sweep() == 0  # the next deadlines are in the future
 
 
-def test_a_passed_seed_deadline_seals_the_round_with_the_missing_seed_empty(server: Server) -> None:
-    game = toto21_table(server.url, OPTIONS)
+def test_a_seat_that_does_not_commit_in_time_is_left_out_and_the_others_reveal(
+    server: Server,
+) -> None:
+    game = toto21_table(server.url, OPTIONS, keyless=True)  # a raw late seed below
     round_id = game.seats[0].open_round()
-    game.seats[0].seed(round_id, "seat zero's seed")
+    game.seats[0].seed(round_id, "seat zero's seed")  # committed, kept by the SDK
     opened = of_type(events_of(server.url, game.table_id), "round_opened")[-1]
     deadline = opened["event"]["data"]["seed_deadline"]
     _past(server, deadline)
@@ -128,7 +131,12 @@ def test_a_passed_seed_deadline_seals_the_round_with_the_missing_seed_empty(serv
     chain = events_of(server.url, game.table_id)
     (timeout,) = of_type(chain, "seed_timeout")
     assert timeout["event"]["data"] == {"deadline": deadline, "seats": [1]}
-    (sealed,) = of_type(chain, "round_sealed")
+    (committed,) = of_type(chain, "seeds_committed")
+    reveal_by = timeout["event"]["time"] + OPTIONS["seed_time_ms"]
+    assert committed["event"]["data"] == {"deadline": reveal_by}
+    assert not of_type(chain, "round_sealed")
+    game.seats[0].view()  # the seat's next call reveals its seed: the last, it seals
+    (sealed,) = of_type(events_of(server.url, game.table_id), "round_sealed")
     assert sealed["event"]["data"]["client_seeds"] == ["seat zero's seed", ""]
     late = raw(
         server.url, "POST", f"/v1/rounds/{round_id}/seeds", {"seed": "x"}, token=game.seats[1].token
@@ -136,6 +144,42 @@ def test_a_passed_seed_deadline_seals_the_round_with_the_missing_seed_empty(serv
     assert late.status == 409 and error_of(late)["code"] == "round_sealed"
     finish_toto21_round(game, round_id, random.Random(2))
     verify_table(server.url, game.table_id)
+
+
+@pytest.mark.parametrize("game_name", ["toto21", "kvitlach"])
+def test_a_withheld_reveal_voids_the_round_under_the_seats_name(
+    server: Server, game_name: str
+) -> None:
+    if game_name == "toto21":
+        game = toto21_table(server.url, OPTIONS)
+    else:
+        game = kvitlach_table(server.url, 3, {"rule_set": "classic", "seed_time_ms": 2_000})
+    withholder = game.seats[0]
+    round_id = withholder.open_round()
+    before = withholder.view()["view"]["balances"]  # a Kvitlach term's funding is in the bank
+    for seat in sorted(game.seats):
+        game.keep(game.seats[seat].seed(round_id))  # the last to commit reveals at once
+    for seat in sorted(game.seats)[1:]:
+        if round_id in game.seats[seat].seeds:
+            game.keep(game.seats[seat].reveal(round_id))
+    chain = events_of(server.url, game.table_id)
+    (committed,) = of_type(chain, "seeds_committed")
+    deadline = committed["event"]["data"]["deadline"]
+    assert withholder.seeds.keys() == {round_id}  # seat 0 keeps its seed to itself
+    _past(server, deadline)
+
+    server.service.sweep()
+
+    chain = events_of(server.url, game.table_id)
+    assert types_of(chain)[-3:] == ["seed_timeout", "round_voided", "round_revealed"]
+    timeout, voided = chain[-3]["event"], chain[-2]["event"]
+    assert timeout["data"] == {"deadline": deadline, "seats": [0]}
+    assert voided["data"] == {"reason": "seed_withheld", "seats": [0]}
+    assert not of_type(chain, "round_sealed")
+    assert withholder.view()["view"]["balances"] == before  # no money moved
+    assert withholder.seeds == {}  # the round went on without it: forgotten
+    verify_table(server.url, game.table_id)
+    assert withholder.client.verify_round(round_id).verdict == "valid"
 
 
 def test_the_game_time_ending_waits_for_the_dealt_round_then_decides_the_match(
@@ -214,7 +258,7 @@ def test_a_match_ending_on_the_game_clock_between_rounds_is_a_head_in_the_log(
 def test_timeouts_applied_before_a_retried_request_still_log_the_table_at_rest(
     server: Server,
 ) -> None:
-    game, round_id, state = toto21_at_move(server.url, {**OPTIONS, "target": 10})
+    game, round_id, state = toto21_at_move(server.url, {**OPTIONS, "target": 10}, keyless=True)
     turn = state["turn"]
     path, headers = f"/v1/rounds/{round_id}/actions", {"Idempotency-Key": "stand-1"}
     token = game.seats[turn].token

@@ -54,13 +54,15 @@ class World:
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     with serving(tmp_path_factory.mktemp("errors")) as running:
         url = running.url
-        toto, toto_round, state = toto21_at_move(url)
+        # Keyless seats: the raw requests below test the rules, which a keyed seat's
+        # unsigned command never reaches (test_signed_seats.py has those).
+        toto, toto_round, state = toto21_at_move(url, keyless=True)
         turn = state["turn"]
-        seeding = toto21_table(url)
+        seeding = toto21_table(url, keyless=True)
         seeding_round = seeding.seats[0].open_round()
-        fresh = kvitlach_table(url, 3, KVITLACH)
+        fresh = kvitlach_table(url, 3, KVITLACH, keyless=True)
         fresh_round = start_kvitlach_round(fresh)
-        covered = kvitlach_table(url, 3, KVITLACH)
+        covered = kvitlach_table(url, 3, KVITLACH, keyless=True)
         covered_round = start_kvitlach_round(covered)
         covered.seats[1].act(covered_round, "bet", amount=15)
         covered.seats[1].act(covered_round, "stand")

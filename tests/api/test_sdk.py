@@ -22,7 +22,9 @@ from fairdeal.api.client import (
     ReceiptMismatchError,
     ReceiptSignatureError,
     SeatClient,
+    StatementMismatchError,
 )
+from fairdeal import statements
 from fairdeal.events import Event, sign
 from fairdeal.keys import Signer
 from tests.api.bots import await_toto21_move, events_of, play_toto21_round, toto21_table
@@ -206,7 +208,8 @@ def _seated(server: Server, client: FairdealClient) -> tuple[SeatClient, str, Se
     game = toto21_table(server.url)
     round_id = await_toto21_move(game)
     turn = game.seats[0].view()["view"]["round"]["turn"]
-    mine = SeatClient(client, game.table_id, turn, game.seats[turn].token)
+    seat = game.seats[turn]
+    mine = SeatClient(client, game.table_id, turn, seat.token, key=seat.key, n=seat.n)
     return mine, round_id, game.seats[1 - turn]
 
 
@@ -249,7 +252,7 @@ def test_a_receipt_for_another_seats_move_is_a_receipt_mismatch(server: Server) 
     seat, round_id, other = _seated(server, server.client())
     genuine = seat.act(round_id, "stand")
     liar = _Canned(server.url, "/actions", genuine)
-    fooled = SeatClient(liar, other.table_id, other.seat, other.token)
+    fooled = SeatClient(liar, other.table_id, other.seat, other.token, key=other.key, n=other.n)
     liar.sync(other.table_id)
     with pytest.raises(ReceiptMismatchError):
         fooled.act(round_id, "stand")
@@ -266,3 +269,83 @@ def test_a_round_opened_with_another_commitment_than_logged_is_a_receipt_mismatc
     seat = SeatClient(tampering, game.table_id, 0, game.seats[0].token)
     with pytest.raises(ReceiptMismatchError):
         seat.open_round()
+
+
+def _relinked(reply: Any, signer: Signer, change: Callable[[dict[str, Any]], None]) -> Any:
+    """The reply with its command's receipt (the first but a table_state) changed by
+    ``change`` and every receipt from it on signed again by ``signer`` and linked anew: what a
+    lying server holding the service's key sends, which no chain check can tell."""
+    events = reply["events"]
+    first = next(i for i, e in enumerate(events) if e["event"]["type"] != "table_state")
+    change(events[first]["event"]["data"])
+    prev = events[first]["event"]["prev"]
+    for index in range(first, len(events)):
+        event = replace(Event.from_json(events[index]["event"]), prev=prev)
+        events[index] = sign(event, signer).to_json()
+        prev = events[index]["hash"]
+    return reply
+
+
+def _statement_data_changed(data: dict[str, Any]) -> None:
+    data["signed"]["data"]["forged"] = True
+
+
+def _statement_numbered_again(data: dict[str, Any]) -> None:
+    data["signed"]["n"] += 1
+
+
+def _another_signature(data: dict[str, Any]) -> None:
+    data["signed"]["signature"] = "00" * 64
+
+
+def _statement_dropped(data: dict[str, Any]) -> None:
+    del data["signed"]
+
+
+STATEMENT_CHANGES = {
+    "the data the seat signed changed": _statement_data_changed,
+    "another statement number": _statement_numbered_again,
+    "another signature": _another_signature,
+    "no statement logged": _statement_dropped,
+}
+
+
+@pytest.mark.parametrize("name", list(STATEMENT_CHANGES), ids=list(STATEMENT_CHANGES))
+def test_a_receipt_that_does_not_log_the_statement_the_seat_signed_is_refused(
+    server: Server, name: str
+) -> None:
+    signer = server.service.keys.signer
+    lying = _Tampering(
+        server.url, "/actions", lambda r: _relinked(r, signer, STATEMENT_CHANGES[name])
+    )
+    seat, round_id, _ = _seated(server, lying)
+    with pytest.raises(StatementMismatchError):
+        seat.act(round_id, "stand")
+
+
+def test_a_seat_joined_receipt_binding_another_key_is_refused(server: Server) -> None:
+    signer = server.service.keys.signer
+    stranger = Ed25519PrivateKey.generate()
+
+    def swap_key(data: dict[str, Any]) -> None:
+        data["key"] = statements.public_key_hex(stranger)
+
+    lying = _Tampering(server.url, "/seats", lambda r: _relinked(r, signer, swap_key))
+    creator = server.client().create_table("toto21")
+    with pytest.raises(StatementMismatchError):
+        lying.join(creator.table_id)
+
+
+def test_a_keyed_seat_signs_every_command_and_its_receipts_log_each_statement(
+    server: Server,
+) -> None:
+    game = toto21_table(server.url)
+    play_toto21_round(game, random.Random(8))
+    chain = events_of(server.url, game.table_id)
+    for seat, client in game.seats.items():
+        (joined,) = [e for e in chain if e["event"]["type"] == "seat_joined"
+                     and e["event"]["actor"] == f"seat:{seat}"]  # fmt: skip
+        assert joined["event"]["data"]["key"] == client.public_key
+        own = [e["event"] for e in chain if e["event"]["actor"] == f"seat:{seat}"]
+        numbers = [e["data"]["signed"]["n"] for e in own if e["type"] != "seat_joined"]
+        assert numbers == list(range(1, client.n + 1)) and client.n >= 2  # a commit, a reveal

@@ -92,18 +92,23 @@ def test_a_command_whose_answer_was_lost_is_sent_again_and_applied_once(
     round_id = alice.open_round()
     relay.lose_answer_to = "/seeds"
     before = relay.accepted
-    reply = alice.seed(round_id, "alice's seed")
+    reply = alice.seed(round_id, "alice's seed")  # its commitment
     assert relay.accepted == before + 1  # the cut connection, then a new one
     tries = [s for s in relay.seen if s.path.endswith("/seeds")]
     assert len(tries) == 2 and tries[0].headers == tries[1].headers
-    seeds = [
-        e for e in events_of(server.url, alice.table_id) if e["event"]["type"] == "client_seed"
-    ]
-    assert [e["event"]["data"]["seed"] for e in seeds] == ["alice's seed"]
-    assert reply["events"] == seeds  # the first answer, given again
+    chain = events_of(server.url, alice.table_id)
+    committed = [e for e in chain if e["event"]["type"] == "seed_commitment"]
+    assert len(committed) == 1
+    # the first answer, given again: the same body (its statement signed once) was sent
+    assert reply["events"] == committed
     assert len(slept) == 1
-    bob.seed(round_id)  # the chain the client follows goes on
-    assert types_of(events_of(server.url, alice.table_id)).count("client_seed") == 2
+    bob.seed(round_id)  # the chain the client follows goes on: bob commits and reveals
+    alice.reveal(round_id)
+    chain = events_of(server.url, alice.table_id)
+    assert [e["event"]["data"]["seed"] for e in chain if e["event"]["type"] == "client_seed"][
+        -1
+    ] == "alice's seed"
+    assert types_of(chain).count("round_sealed") == 1
 
 
 def test_a_503_is_waited_out_as_retry_after_says_and_the_command_applied_once(

@@ -30,7 +30,7 @@ def test_a_seat_sees_itself_by_its_token_and_the_public_sees_no_seat(server: Ser
 
 def test_only_the_creators_token_decides_on_the_joiner(server: Server) -> None:
     creator = server.client().create_table("toto21")
-    joiner = server.client().join(creator.table_id)
+    joiner = server.client().join(creator.table_id, keyless=True)  # a raw decision below
     path = f"/v1/tables/{creator.table_id}/seats/1/decision"
     refused = raw(server.url, "POST", path, {"accept": True}, token=joiner.token)
     assert refused.status == 409 and error_of(refused)["code"] == "out_of_turn"

@@ -71,7 +71,8 @@ def _played_round(server: Server) -> tuple[Any, str]:
     joiner = client.join(creator.table_id, {"buy_in": BUY_IN})
     round_id = creator.open_round()
     creator.seed(round_id)
-    joiner.seed(round_id)  # the last seed seals, deals, settles and reveals
+    joiner.seed(round_id)  # the last commitment opens the reveals: the joiner's at once
+    creator.reveal(round_id)  # the last seed seals, deals, settles and reveals
     return client, round_id
 
 

@@ -532,7 +532,6 @@ COMMON: dict[str, Change] = {
     "rounds as a bool": _set("rounds", True),
     "last_round not a round id": _set("last_round", 7),
     "last_round empty": _set("last_round", ""),
-    "last_round null after rounds": _set("last_round", None),
     "not an object": lambda members: members.clear(),
 }
 

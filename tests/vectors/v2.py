@@ -101,8 +101,9 @@ class _Play:
             if how == "commit":
                 self.seat(seat, "client_seed", {"seed": seed}, round_id)
         if any(how == "withhold" for _, how in seeds.values()):
-            deadline = self.table.state.round.seed_deadline
-            due = self.table.game.due(self.table.state, deadline)  # the reveal time is up
+            current = self.table.state.round
+            assert current is not None and current.seed_deadline is not None
+            due = self.table.game.due(self.table.state, current.seed_deadline)  # reveals' end
             assert due is not None
             self.run(due)
         self.moves(round_id, secret)
@@ -112,7 +113,9 @@ class _Play:
         seat stands."""
         hit = False
         while self.table.state.in_round():
-            turn = self.table.state.hand.turn
+            hand = self.table.state.hand
+            assert hand is not None and hand.turn is not None
+            turn = hand.turn
             legal = self.table.game.legal_actions(self.table.state, turn, secret)
             move = "hit" if "hit" in legal and not hit else "stand"
             hit = hit or move == "hit"

@@ -50,14 +50,14 @@ class SignedDriver(helpers.TableDriver):
             return {**data, KEY: statements.public_key_hex(key) if key else None}
         if key is None:
             return data
-        self.numbers[seat] += 1
-        n = self.numbers[seat]
+        n = self.numbers[seat] = self.numbers.get(seat, 0) + 1
         return statements.signed_data(key, self.table_id, round_id, seat, n=n, kind=kind, data=data)
 
     def seed(self, round_id: str, seats: Sequence[int], seeds: Sequence[str | None]) -> None:
         """Commit, then reveal: a seat whose seed is None times out before committing, and
         the seats ``withheld`` never reveal, so the round is voided under their names."""
-        chosen = {seat: f"{seed}-{seat}" for seat, seed in zip(seats, seeds) if seed is not None}
+        given = zip(seats, seeds, strict=False)
+        chosen = {seat: f"{seed}-{seat}" for seat, seed in given if seed is not None}
         for seat, seed in chosen.items():
             if seat in self.plain:
                 self.do(CLIENT_SEED, f"seat:{seat}", {"seed": seed}, round_id)
@@ -86,9 +86,10 @@ KEYED = {0: seat_key("seat 0"), 2: seat_key("seat 2")}  # seat 1 is keyless
 
 
 def toto21_table(table_id: str = "v2t21", rounds: int = 3) -> SignedDriver:
-    """Seat 0 keyed, seat 1 keyless and sending its seed without committing; seat 1
-    withholds its reveal... never: it does not commit. Round 2 is voided: seat 0 withholds."""
-    driver = SignedDriver("toto21", table_id, {"stake": 5, "target": 10}, keys=dict(KEYED))
+    """Seat 0 keyed and committing, seat 1 keyless and sending its seed at once; round 2
+    is voided: seat 0 withholds its reveal."""
+    options = {"stake": 5, "target": 10}
+    driver = SignedDriver("toto21", table_id, options, keys=dict(KEYED), plain=frozenset({1}))
     driver.seat(0, "seat_joined")
     driver.seat(1, "seat_joined")
     driver.seat(0, "joiner_accepted")

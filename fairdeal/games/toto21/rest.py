@@ -3,9 +3,10 @@
 A snapshot holds what the rules read between rounds and nothing that grows with the
 table's age: not the round ids used (a round id cannot come back), nor the last round's
 cards. Of the last round the rules read one thing at rest: a client seed naming it is
-refused as ``round_sealed`` if it was sealed (``rounds.client_seed``), so its id is kept
-when it was. A round voided before its seal (only ever by the game clock, which ends the
-match) leaves no id: a seed naming it is refused as naming no round in progress, as any.
+refused as ``round_sealed`` if it was sealed (``rounds.seeding``), so its id is kept
+when it was. A round voided before its seal (by the game clock, which ends the match, or
+for a withheld seed) leaves no id: a seed naming it is refused as naming no round in
+progress, as any.
 """
 
 from collections.abc import Mapping
@@ -65,7 +66,7 @@ def restore(members: Mapping[str, Any]) -> State:
         worth=resting.integer(members["worth"], "worth", 1, MAX_SAFE_INTEGER if started else 1),
         game_deadline=_deadline(members["game_deadline"], started),
         rounds=rounds,
-        round=_last_round(members["last_round"], rounds, phase),
+        round=_last_round(members["last_round"], rounds),
     )
     return state  # the engine refuses it unless its snapshot is exactly ``members``
 
@@ -75,12 +76,12 @@ def _sealed_round(state: State) -> str | None:
     return last.round_id if last is not None and last.sealed else None
 
 
-def _last_round(value: Any, rounds: int, phase: str) -> RoundState | None:
+def _last_round(value: Any, rounds: int) -> RoundState | None:
     """The last round as the rules read it at rest: its id, sealed and revealed. Its
-    commitment, seats, seeds and deadline are not kept (no rule reads them at rest)."""
+    commitment, seats, seeds and deadline are not kept (no rule reads them at rest). A
+    round voided before its seal (by the game clock's end, or for a withheld seed) is
+    none: no rule reads a round that dealt nothing once it is over."""
     if value is None:
-        if rounds and phase != OVER:
-            raise EventSchemaError("only the game clock's end leaves a last round unsealed")
         return None
     return resting.sealed_round(value, rounds, SEATS)
 
