@@ -39,3 +39,11 @@ def test_long_table_bench_prints_its_targets_and_verifies_its_exports():
     exits = re.findall(r"\(exit (\d+)\)", out)
     assert exits == ["0", "0"], out
     assert "peak memory" in out
+
+
+def test_api_bench_plays_keyless_and_signed_seats_without_a_refusal():
+    out = _run("bench/api.py", "--seconds", "1", "--concurrency", "1")
+    for which in ("bare", "keyless", "signed"):
+        # every request of every kind was answered as the bot expected: no error, no refusal
+        assert re.search(rf"^{which} +[\d.]+ actions/s .*errors: none\)$", out, re.M), out
+    assert re.search(r"^signed / keyless seats: \d+\.\d%", out, re.M)
