@@ -1,4 +1,5 @@
-"""The ``fairdeal`` command: check a shuffle by hand (and, with the server extra, run the service).
+"""The ``fairdeal`` command: check a shuffle by hand, make a seat's key and sign its commands
+(and, with the server extra, run the service).
 
 Every usage error is one line on stderr and exit status 2; ``fairdeal`` alone prints the
 command list and exits 2. Without the server extra, ``serve`` and ``demo`` are still listed,
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from fairdeal import randomness
+from fairdeal.api import seat_cli
 from fairdeal.errors import FairdealError
 from fairdeal.games import registry
 from fairdeal.games.base import deck_rules
@@ -92,6 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     deck.add_argument(
         "--salts", action="store_true", help="also print each card's salt (default: off)"
     )
+    seat_cli.add_commands(commands)
     _add_server_commands(commands)
     return parser
 
@@ -109,7 +112,7 @@ def _add_missing_server_commands(commands: Any) -> None:
     """``serve`` and ``demo`` without the server extra: listed, and saying how to get them."""
     for name, what in (
         ("serve", "run the dealing service"),
-        ("demo", "play a Toto21 match and a Kvitlach table with bots, then verify them"),
+        ("demo", "play a Toto21 match and Kvitlach tables with bots, then verify them"),
     ):
         needs = f"needs the server extra: {SERVER_EXTRA}"
         command = commands.add_parser(

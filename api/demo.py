@@ -1,7 +1,9 @@
-"""``fairdeal demo``: a whole Toto21 match and a Kvitlach table, played by bots over real HTTP.
+"""``fairdeal demo``: a whole Toto21 match and Kvitlach tables of both rule sets, played by
+bots over real HTTP.
 
 The service runs in this process on a loopback port with a throwaway SQLite file; the
-bots use the client SDK, so every receipt is checked as it arrives. The bundles, an
+bots use the client SDK, so each seat has its own key and signs its every move, commits to
+its seed before any is revealed, and checks every receipt as it arrives. The bundles, an
 export and the keys are written to the output folder and then verified offline.
 """
 
@@ -20,7 +22,7 @@ from typing import Any
 from werkzeug.serving import make_server
 
 from fairdeal.api.app import close_app, create_app
-from fairdeal.api.client import FairdealClient, SeatClient, ServerRefusedError
+from fairdeal.api.client import EventsReply, FairdealClient, SeatClient, ServerRefusedError
 from fairdeal.api.config import Config
 from fairdeal.protocol import CLIENT_SEED, ROUND_REVEALED, SEAT_JOINED, SEAT_LEFT
 
@@ -41,6 +43,18 @@ class Story:
     events: int = 0
     lines: list[str] = field(default_factory=list)
 
+    def note(self, reply: EventsReply) -> None:
+        """Count a reply's receipts, and the rounds they finish."""
+        self.events += len(reply["events"])
+        for receipt in reply["events"]:
+            if receipt["event"]["type"] == ROUND_REVEALED:
+                self.rounds.append(receipt["event"]["round"])
+
+    def seated(self, seat: SeatClient) -> SeatClient:
+        """The seat, with the reveals its SDK makes on its own counted too."""
+        seat.on_reveal = lambda _round_id, reply: self.note(reply)
+        return seat
+
 
 def run_demo(out: Path, say: Callable[[str], None] = print) -> int:
     _make_empty_folder(out)
@@ -59,12 +73,16 @@ def run_demo(out: Path, say: Callable[[str], None] = print) -> int:
             rng = random.Random()  # noqa: S311 - bots choose moves; no secret comes from it
             story = Story()
             play_toto21(client, rng, story, say)
-            play_kvitlach(client, rng, story, say)
+            for rule_set in ("classic", "pressburg"):
+                play_kvitlach(client, rng, story, say, rule_set)
             write_outputs(client, operator, story, out)
         finally:
             http.shutdown()
             close_app(app)
-    say(f"\n{len(story.rounds)} rounds, {story.events} signed events, every receipt checked.")
+    say(
+        f"\n{len(story.rounds)} rounds, {story.events} signed events, every receipt checked; "
+        "every move signed by its seat's own key."
+    )
     say(f"Bundles, export.jsonl and keys are in {out}/")
     return verify_outputs(out, say)
 
@@ -82,9 +100,9 @@ def play_toto21(
     client: FairdealClient, rng: random.Random, story: Story, say: Callable[[str], None]
 ) -> None:
     say("\nToto21: a match to 4 points, stake 10 each.")
-    creator = client.create_table("toto21", {"target": 4, "stake": 10})
-    joiner = client.join(creator.table_id)
-    creator.decide(joiner.seat, accept=True)
+    creator = story.seated(client.create_table("toto21", {"target": 4, "stake": 10}))
+    joiner = story.seated(client.join(creator.table_id))
+    story.note(creator.decide(joiner.seat, accept=True))
     seats = [creator, joiner]
     while True:
         try:
@@ -97,11 +115,17 @@ def play_toto21(
 
 
 def play_kvitlach(
-    client: FairdealClient, rng: random.Random, story: Story, say: Callable[[str], None]
+    client: FairdealClient,
+    rng: random.Random,
+    story: Story,
+    say: Callable[[str], None],
+    rule_set: str,
 ) -> None:
-    say(f"\nKvitlach (classic): four seats, bank 100, {KVITLACH_ROUNDS} rounds.")
-    banker = client.create_table("kvitlach", {"bank_funding": 100, "decks": 2}, {"buy_in": 1000})
-    seats = [banker] + [client.join(banker.table_id, {"buy_in": 1000}) for _ in range(3)]
+    say(f"\nKvitlach ({rule_set}): four seats, bank 100, {KVITLACH_ROUNDS} rounds.")
+    options = {"rule_set": rule_set, "bank_funding": 100, "decks": 2}
+    banker = story.seated(client.create_table("kvitlach", options, {"buy_in": 1000}))
+    joins = [client.join(banker.table_id, {"buy_in": 1000}) for _ in range(3)]
+    seats = [banker, *map(story.seated, joins)]
     before = len(story.rounds)
     for _ in range(KVITLACH_ROUNDS):
         try:
@@ -118,7 +142,8 @@ def play_kvitlach(
 
 
 def play_round(seats: list[SeatClient], round_id: str, rng: random.Random, story: Story) -> None:
-    """Every seat acts when the rules let it, picking at random, until the reveal."""
+    """Every seat acts when the rules let it, picking at random, until the reveal (a seat's
+    view reveals its committed seed once the reveals are open)."""
     for _ in range(MAX_MOVES_PER_ROUND):
         moves = [
             (seat, kind)
@@ -126,14 +151,12 @@ def play_round(seats: list[SeatClient], round_id: str, rng: random.Random, story
             for kind in seat.view()["legal_actions"]
             if kind not in (SEAT_LEFT, SEAT_JOINED)
         ]
-        if not moves:
-            break
-        seat, kind = rng.choice(moves)
-        reply = _send(seat, round_id, kind, rng)
-        story.events += len(reply["events"])
-        if any(e["event"]["type"] == ROUND_REVEALED for e in reply["events"]):
-            story.rounds.append(round_id)
+        if round_id in story.rounds:
             return
+        if not moves:  # a reveal in a later seat's view sealed the round: look again
+            continue
+        seat, kind = rng.choice(moves)
+        story.note(_send(seat, round_id, kind, rng))
     raise RuntimeError(f"round {round_id} did not finish")
 
 

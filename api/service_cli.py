@@ -34,9 +34,10 @@ def add_commands(commands: Any) -> None:
     serve.set_defaults(run=run_serve)
     demo = commands.add_parser(
         "demo",
-        help="play a Toto21 match and a Kvitlach table with bots, then verify them",
+        help="play a Toto21 match and Kvitlach tables with bots, then verify them",
         description="Start the service on a throwaway SQLite file, play a whole Toto21 match and "
-        "a Kvitlach table over real HTTP with bot players, write the bundles and an export to "
+        "Kvitlach tables of both rule sets over real HTTP with bot players (each seat with "
+        "its own key, signing its moves and committing to its seeds), write the bundles and an export to "
         "DIR (a new or empty folder), and verify them offline.",
     )
     demo.add_argument(

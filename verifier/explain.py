@@ -2,9 +2,9 @@
 
 Read from the bundle alone: the deck comes from the revealed seed, so every hidden
 card can be named. A bundle of a table at rest (no round named) tells what happened
-at the table since its last round, and who vouches for the seats' moves: in a version-2
-table each seat's own key, or, for a keyless seat, the operator alone. Only what can be
-read is told, whatever the
+at the table since its last round. Either story says who vouches for the seats' moves:
+in a version-2 table each keyed seat itself, and the operator alone for a keyless seat
+or any seat of a version-1 table. Only what can be read is told, whatever the
 findings: the events that are signed events of the logged shape (step 1), and each
 data member only where it has the type it should. A bundle that is not of a bundle's
 shape, or whose readable events do not start with table_created or a table_state (which

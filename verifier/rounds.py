@@ -229,6 +229,7 @@ class RoundChecker:
         self._find("seed.reveal", event, f"seat {seat}'s seed {problem}")
 
     def _seed_commitment(self, current: _Round, event: Event) -> None:
+        """A seat of the round commits once, before the reveals open (version 2)."""
         seat, commitment = actor_seat(event.actor), event.data.get("commitment")
         problem = None
         if self.version < SIGNED:
@@ -247,6 +248,7 @@ class RoundChecker:
             current.commitments[seat] = str(commitment)
 
     def _seeds_committed(self, current: _Round, event: Event) -> None:
+        """The reveals open once no seat is pending, if a committed seed is to be revealed."""
         deadline, waiting = event.data.get("deadline"), _waiting(current)
         problem = None
         if current.sealed or current.revealing:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from fairdeal import statements
 from fairdeal.api.client import (
     CardCommitmentError,
     FairdealClient,
@@ -24,7 +25,6 @@ from fairdeal.api.client import (
     SeatClient,
     StatementMismatchError,
 )
-from fairdeal import statements
 from fairdeal.events import Event, sign
 from fairdeal.keys import Signer
 from tests.api.bots import await_toto21_move, events_of, play_toto21_round, toto21_table
@@ -319,6 +319,7 @@ def test_a_receipt_that_does_not_log_the_statement_the_seat_signed_is_refused(
         server.url, "/actions", lambda r: _relinked(r, signer, STATEMENT_CHANGES[name])
     )
     seat, round_id, _ = _seated(server, lying)
+    lying.sync(seat.table_id)  # the lie begins at the receipt: the chain up to it is true
     with pytest.raises(StatementMismatchError):
         seat.act(round_id, "stand")
 
@@ -332,6 +333,7 @@ def test_a_seat_joined_receipt_binding_another_key_is_refused(server: Server) ->
 
     lying = _Tampering(server.url, "/seats", lambda r: _relinked(r, signer, swap_key))
     creator = server.client().create_table("toto21")
+    lying.sync(creator.table_id)
     with pytest.raises(StatementMismatchError):
         lying.join(creator.table_id)
 

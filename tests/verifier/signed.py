@@ -99,12 +99,16 @@ def toto21_table(table_id: str = "v2t21", rounds: int = 3) -> SignedDriver:
     return driver
 
 
-def kvitlach_table(table_id: str = "v2kv", rounds: int = 3, **options: Any) -> SignedDriver:
-    """Seats 0 and 2 keyed, seat 1 keyless; all commit; round 2 voided: seat 2 withholds."""
+def kvitlach_table(
+    table_id: str = "v2kv", rounds: int = 3, silent: int | None = None, **options: Any
+) -> SignedDriver:
+    """Seats 0 and 2 keyed, seat 1 keyless; all commit, but seat ``silent`` sends nothing
+    in round 1 and times out; round 2 is voided: seat 2 withholds its reveal."""
     driver = SignedDriver("kvitlach", table_id, dict(options), keys=dict(KEYED))
     for seat in range(3):
         driver.seat(seat, "seat_joined", {"buy_in": 1_000})
     for number in range(1, rounds + 1):
         driver.withheld = frozenset({2}) if number == 2 else frozenset()
-        driver.play_round()
+        quiet = silent if number == 1 else None
+        driver.play_round([None if seat == quiet else "s" for seat in range(3)])
     return driver
