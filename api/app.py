@@ -362,7 +362,7 @@ def _seat_command(
 def _signed(data: Mapping[str, Any], body: Mapping[str, Any]) -> dict[str, Any]:
     """The command's data with the body's ``signed`` {n, signature}, if it has one: a keyed
     seat's signature over exactly these data (SPEC 6.7)."""
-    signed = body["signed"]
+    signed = body.get(SIGNATURE)
     return dict(data) if signed is None else {**data, SIGNATURE: signed}
 
 

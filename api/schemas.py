@@ -74,8 +74,6 @@ class SignedSchema(StrictSchema):
 def _signed() -> fields.Nested:
     return fields.Nested(
         SignedSchema,
-        load_default=None,
-        allow_none=True,
         metadata={
             "description": "required from a seat that bound a key, refused from one that "
             "did not: `fairdeal sign` prints it"

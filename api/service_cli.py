@@ -37,8 +37,8 @@ def add_commands(commands: Any) -> None:
         help="play a Toto21 match and Kvitlach tables with bots, then verify them",
         description="Start the service on a throwaway SQLite file, play a whole Toto21 match and "
         "Kvitlach tables of both rule sets over real HTTP with bot players (each seat with "
-        "its own key, signing its moves and committing to its seeds), write the bundles and an export to "
-        "DIR (a new or empty folder), and verify them offline.",
+        "its own key, signing its moves and committing to its seeds), write the bundles and "
+        "an export to DIR (a new or empty folder), and verify them offline.",
     )
     demo.add_argument(
         "--out",

@@ -2,10 +2,15 @@
 help of every option, the commands a core-only install lacks, and its refusals."""
 
 import importlib.metadata
+import json
 import re
+import stat
 import subprocess
+from pathlib import Path
 
 import pytest
+
+from fairdeal import randomness, statements
 
 from .commands import run_python, run_python_unread
 from .help_text import options_and_help
@@ -42,14 +47,14 @@ def test_version_is_the_installed_distribution_s() -> None:
 def test_bare_fairdeal_lists_every_command_with_a_line_each_and_exits_2(core_only: bool) -> None:
     done = fairdeal(core_only=core_only)
     assert done.returncode == 2 and done.stdout == ""
-    for command in ("deck", "serve", "demo"):
+    for command in ("deck", "keygen", "sign", "commit", "serve", "demo"):
         assert re.search(rf"^    {command} {{2,}}\S", done.stderr, re.MULTILINE), done.stderr
     assert done.stderr.endswith("fairdeal: error: name a command (fairdeal COMMAND --help)\n")
     needs = " ".join(done.stderr.split()).count("(needs the server extra: pip install")
     assert needs == (2 if core_only else 0)
 
 
-@pytest.mark.parametrize("command", ["deck", "serve", "demo"])
+@pytest.mark.parametrize("command", ["deck", "keygen", "sign", "commit", "serve", "demo"])
 def test_every_option_of_every_subcommand_has_help_and_its_default(command: str) -> None:
     done = fairdeal(command, "--help")
     assert done.returncode == 0, done.stderr
@@ -108,3 +113,54 @@ def test_a_closed_pipe_ends_the_deck_quietly() -> None:
     status, err = run_python_unread("-m", "fairdeal.api.cli", *DECK, "--salts")
     assert status == 0
     assert err == b""
+
+
+def test_a_core_only_install_makes_a_seat_key_and_signs_with_it(tmp_path: Path) -> None:
+    """A curl user's signing helpers need the core alone: the key made, a stand signed (as
+    the seat statement verifies under the key printed), a seed committed."""
+    key_file = tmp_path / "seat.key"
+    made = fairdeal("keygen", "--out", str(key_file), core_only=True)
+    assert made.returncode == 0, made.stderr
+    public_key = made.stdout.strip()
+    assert re.fullmatch(r"[0-9a-f]{64}", public_key)
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    where = ["--table", "t0123456789abcdef", "--round", "t0123456789abcdef.1", "--seat", "1"]
+    signed = fairdeal("sign", "--key", str(key_file), *where, "--n", "3", "--type", "bet",
+                      '{"amount": 5}', core_only=True)  # fmt: skip
+    assert signed.returncode == 0, signed.stderr
+    body = json.loads(signed.stdout)
+    assert body["type"] == "bet" and body["data"] == {"amount": 5}
+    message = statements.statement(
+        "t0123456789abcdef", "t0123456789abcdef.1", 1, n=3, kind="bet", data={"amount": 5}
+    )
+    assert body["signed"]["n"] == 3
+    assert statements.verifies(public_key, message, body["signed"]["signature"])
+    committed = fairdeal("commit", "--round", "r.1", "--seat", "0", "my seed", core_only=True)
+    expected = randomness.client_seed_commitment("r.1", 0, "my seed").hex()
+    assert (committed.returncode, committed.stdout) == (0, expected + "\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["keygen", "--out", "{taken}"], "a key file is never overwritten"),
+        (["sign", "--key", "{missing}", "--table", "t", "--seat", "0", "--n", "1", "--type",
+          "stand"], "--key"),
+        (["sign", "--key", "{taken}", "--table", "t", "--seat", "0", "--n", "0", "--type",
+          "stand"], "--n: must be 1 to"),
+        (["sign", "--key", "{taken}", "--table", "t", "--seat", "0", "--n", "1", "--type",
+          "stand", "[1]"], "not a JSON object"),
+        (["commit", "--round", "r.1", "--seat", "0", "caf\u00e9"], "SEED"),
+    ],
+    ids=["a key file already there", "no key file", "n of 0", "data not an object",
+         "a seed not printable ASCII"],
+)  # fmt: skip
+def test_a_bad_signing_argument_is_refused_in_one_line(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    taken = tmp_path / "taken.key"
+    assert fairdeal("keygen", "--out", str(taken)).returncode == 0
+    paths = {"taken": str(taken), "missing": str(tmp_path / "missing.key")}
+    done = fairdeal(*(arg.format(**paths) for arg in args))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr

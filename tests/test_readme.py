@@ -8,6 +8,7 @@ interpreter's scripts folder, as in a clone where the README's install command w
 """
 
 import contextlib
+import json
 import os
 import re
 import signal
@@ -16,6 +17,7 @@ import sysconfig
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -119,14 +121,16 @@ def test_the_readmes_flows_run_as_written_against_fairdeal_serve(
 ) -> None:
     folder, port = served
     quickstart = _on_port(_marked("quickstart"), port)
-    # A player plays and checks a round; an auditor checks the export; another round is
-    # played; the auditor checks the new export and checkpoint against the old checkpoint.
+    # A player plays and checks a round; two players play a round with signed seats; an
+    # auditor checks the export; another round is played; the auditor checks the new export
+    # and checkpoint against the old checkpoint.
     out = _bash(
         folder,
         "\n".join(
             [
                 quickstart,
                 _marked("player"),
+                _marked("signed"),
                 _marked("auditor"),
                 quickstart,
                 _marked("auditor-next-time"),
@@ -139,6 +143,17 @@ def test_the_readmes_flows_run_as_written_against_fairdeal_serve(
     assert "VALID: bundle round.json" in verdicts[0]
     assert "fairdeal deck" in out  # --explain told the round
     assert (folder / "round.json").read_text().startswith("{")
+    _played_by_signed_seats(json.loads((folder / "signed-round.json").read_text()))
+
+
+def _played_by_signed_seats(bundle: dict[str, Any]) -> None:
+    """Every command of a seat in the signed block's round carries the seat's statement."""
+    events = [e["event"] for e in bundle["events"]]
+    by_seats = [e for e in events if e["actor"] != "server"]
+    assert {"seed_commitment", "client_seed", "stand"} <= {e["type"] for e in by_seats}
+    assert all("signed" in e["data"] for e in by_seats)
+    keys = bundle["events"][0]["event"]["data"]["seat_keys"]  # the table_state it starts at
+    assert [k["key"] is not None for k in keys] == [True, True]
 
 
 def test_the_readmes_sdk_example_runs_to_a_verified_bundle(

@@ -187,10 +187,11 @@ def await_toto21_move(game: Toto21Table) -> str:
 
 
 def toto21_at_move(
-    url: str, options: Mapping[str, Any] | None = None, keyless: bool = False
+    url: str, options: Mapping[str, Any] | None = None, keyless: bool = True
 ) -> tuple[Toto21Table, str, dict[str, Any]]:
     """A Toto21 table whose round waits for a move: the table, the round, and the round's
-    state as the creator sees it (``turn``, ``player``, ``dealer``, ...)."""
+    state as the creator sees it (``turn``, ``player``, ``dealer``, ...). Its seats are
+    keyless unless asked (``keyless=False``), so that raw requests may move."""
     game = toto21_table(url, options, keyless=keyless)
     round_id = await_toto21_move(game)
     return game, round_id, toto21_round_state(game.seats[0])

@@ -16,7 +16,7 @@ from tests.api.conftest import Server
 
 def _last_move(server: Server) -> tuple[str, str, str, str]:
     """A round where the dealer's stand ends it: (table, round, dealer's token, player's)."""
-    game, round_id, state = toto21_at_move(server.url, keyless=True)  # raw moves below
+    game, round_id, state = toto21_at_move(server.url)  # raw moves below
     player, dealer = game.seats[state["player"]], game.seats[state["dealer"]]
     player.act(round_id, "stand")
     return game.table_id, round_id, dealer.token, player.token

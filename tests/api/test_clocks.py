@@ -35,7 +35,7 @@ OPTIONS = {"move_time_ms": MOVE_MS, "seed_time_ms": 2_000, "game_time_ms": 60_00
 def _moving(server: Server) -> tuple[Toto21Table, str, int, int]:
     """A sealed Toto21 round of keyless seats (raw moves below): the table, the round, the
     seat to move and its deadline."""
-    game, round_id, state = toto21_at_move(server.url, OPTIONS, keyless=True)
+    game, round_id, state = toto21_at_move(server.url, OPTIONS)
     turn = state["turn"]
     due = of_type(events_of(server.url, game.table_id), "move_due")[-1]["event"]["data"]
     assert due["seat"] == turn
@@ -258,7 +258,7 @@ def test_a_match_ending_on_the_game_clock_between_rounds_is_a_head_in_the_log(
 def test_timeouts_applied_before_a_retried_request_still_log_the_table_at_rest(
     server: Server,
 ) -> None:
-    game, round_id, state = toto21_at_move(server.url, {**OPTIONS, "target": 10}, keyless=True)
+    game, round_id, state = toto21_at_move(server.url, {**OPTIONS, "target": 10})
     turn = state["turn"]
     path, headers = f"/v1/rounds/{round_id}/actions", {"Idempotency-Key": "stand-1"}
     token = game.seats[turn].token

@@ -56,7 +56,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         url = running.url
         # Keyless seats: the raw requests below test the rules, which a keyed seat's
         # unsigned command never reaches (test_signed_seats.py has those).
-        toto, toto_round, state = toto21_at_move(url, keyless=True)
+        toto, toto_round, state = toto21_at_move(url)
         turn = state["turn"]
         seeding = toto21_table(url, keyless=True)
         seeding_round = seeding.seats[0].open_round()

@@ -16,7 +16,7 @@ from tests.api.conftest import Server
 def _to_move(server: Server) -> tuple[str, str, str, str]:
     """A sealed round of keyless seats, for raw requests: (table, round, the moving seat's
     token, the other seat's token)."""
-    game, round_id, state = toto21_at_move(server.url, keyless=True)
+    game, round_id, state = toto21_at_move(server.url)
     turn = state["turn"]
     return game.table_id, round_id, game.seats[turn].token, game.seats[1 - turn].token
 
@@ -36,7 +36,7 @@ def test_a_retried_action_returns_the_same_receipt_and_is_logged_once(server: Se
 
 
 def test_the_sdk_retries_with_a_key_and_checks_the_replayed_receipt(server: Server) -> None:
-    game, round_id, state = toto21_at_move(server.url)
+    game, round_id, state = toto21_at_move(server.url, keyless=False)
     seat = game.seats[state["turn"]]
     first = seat.act(round_id, "stand", idempotency_key="sdk-stand")
     seat.n -= 1  # as a program restarted before the answer came: the same statement again

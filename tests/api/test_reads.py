@@ -132,7 +132,7 @@ def test_finding_1_a_move_that_waited_for_the_lock_past_its_deadline_is_kept(
     any_server: Server,
 ) -> None:
     game, round_id, state = toto21_at_move(
-        any_server.url, {"move_time_ms": 5_000, "seed_time_ms": 5_000}, keyless=True
+        any_server.url, {"move_time_ms": 5_000, "seed_time_ms": 5_000}
     )
     turn = state["turn"]
     deadline = of_type(events_of(any_server.url, game.table_id), "move_due")[-1]["event"]["data"][
