@@ -105,9 +105,9 @@ class LiveTables:
         event = signed.event
         if event.type != TABLE_STATE:
             return None
-        at = started_at(self.games, event.data, event.version)
+        at = started_at(self.games, event, event.data, signed.hash)
         head = ChainHead(event.table).advance(event, signed.hash)
-        table = Table(at.game, at.state, head, at.standing, at.seats)
+        table = Table(at.game, at.state, head, at.standing, at.seats, at.seen)
         return Live(table, rounds_opened=rounds - 1, last_type=TABLE_STATE)
 
     def _fold(self, live: Live | None, signed: SignedEvent) -> Live:

@@ -50,6 +50,7 @@ class Seats:
         self.http = http
         self.keys = {seat: Ed25519PrivateKey.generate() for seat in SEEDS} if keyed else {}
         self.numbers = itertools.count(1)  # one counter serves both seats: n only rises
+        self.head: dict[str, Any] = {}  # the last event seen: both seats' statements name it
         created = self.post("/v1/tables", {"game": "toto21", "options": {"target": 10}}, 0)
         self.table_id = created["table_id"]
         joined = self.post(f"/v1/tables/{self.table_id}/seats", {}, 1)
@@ -60,7 +61,14 @@ class Seats:
         """A create or join: the seat's public key beside the rest, when it has one."""
         key = self.keys.get(seat)
         extra = {"key": statements.public_key_hex(key)} if key else {}
-        return self.http.call("POST", path, {**body, **extra}).json
+        return self.seen(self.http.call("POST", path, {**body, **extra}).json)
+
+    def seen(self, reply: Any) -> Any:
+        """The reply, its last event now the head the seats' statements name."""
+        events = reply.get("events") or []
+        if events:
+            self.head = {"seq": events[-1]["event"]["seq"], "hash": events[-1]["hash"]}
+        return reply
 
     def command(
         self, seat: int, kind: str, data: dict[str, Any], round_id: str | None, body: Any
@@ -70,7 +78,7 @@ class Seats:
         if key is not None:
             n = next(self.numbers)
             signed = statements.signed_data(
-                key, self.table_id, round_id, seat, n=n, kind=kind, data=data
+                key, self.table_id, round_id, seat, n=n, after=self.head, kind=kind, data=data
             )
             body = {**body, "signed": signed["signed"]}
         path = {
@@ -79,7 +87,7 @@ class Seats:
             "client_seed": f"/v1/rounds/{round_id}/seeds",
             "stand": f"/v1/rounds/{round_id}/actions",
         }[kind]
-        return self.http.call("POST", path, body, self.tokens[seat]).json
+        return self.seen(self.http.call("POST", path, body, self.tokens[seat]).json)
 
     def seed(self, round_id: str) -> Any:
         """Both seats' seeds: committed, then revealed, by keyed seats; else sent plainly."""
@@ -101,9 +109,9 @@ def toto21_worker(http: Http, deadline: float, keyed: bool) -> None:
 
 
 def play_round(seats: Seats) -> bool:
-    opened = seats.http.call(
-        "POST", f"/v1/tables/{seats.table_id}/rounds", {}, seats.tokens[0]
-    ).json
+    opened = seats.seen(
+        seats.http.call("POST", f"/v1/tables/{seats.table_id}/rounds", {}, seats.tokens[0]).json
+    )
     if "round_id" not in opened:
         return False  # the match is over
     round_id = opened["round_id"]

@@ -66,9 +66,11 @@ def signed_by(table: Table[Any], command: Command, keys: SeatKeys) -> Command:
     if command.type == SEAT_JOINED:
         return evolve(command, data={**command.data, "key": statements.public_key_hex(key)})
     n = table.seats[seat].n + 1 if seat in table.seats else 1
+    after = {"seq": table.head.next_seq - 1, "hash": table.head.prev}  # the head it sees
     data = statements.signed_data(
-        key, table.head.table, command.round, seat, n=n, kind=command.type, data=command.data
-    )
+        key, table.head.table, command.round, seat, n=n, after=after, kind=command.type,
+        data=command.data,
+    )  # fmt: skip
     return evolve(command, data=data)
 
 

@@ -118,6 +118,13 @@ class SignatureReplayedError(SeatSignatureError):
     code = "signature_replayed"
 
 
+class SignatureStaleError(SeatSignatureError):
+    """A statement made after an event the table no longer takes: a view older than the
+    last table_state, or a reveal made before the reveals opened. Look again and re-sign."""
+
+    code = "signature_stale"
+
+
 class SignatureUnexpectedError(SeatSignatureError):
     """A signature on a keyless seat's command, or a key where the table takes none."""
 

@@ -2,13 +2,16 @@
 
 In a version-2 table, ``seat_joined`` binds the seat's Ed25519 public key (``key``, or
 null for a keyless seat, whose moves the operator alone attests). Every later command of
-a keyed seat carries ``signed`` {n, signature}: its signature over the canonical
-statement {table, round, seat, n, type, data}, ``n`` above the seat's last. The engine
-checks it before the game decides, and logs it in the command's event as {n, data,
-signature}, ``data`` being what the seat signed (the event's own data may add the
-fields the rules derive, such as balances). The games never see either member.
+a keyed seat carries ``signed`` {n, after, signature}: its signature over the canonical
+statement {table, round, seat, n, after, type, data}, ``n`` above the seat's last and
+``after`` {seq, hash} an event of the chain the seat saw, so that a statement holds in
+that one log and no fork of it. The engine checks it before the game decides, and logs
+it in the command's event as {n, after, data, signature}, ``data`` being what the seat
+signed (the event's own data may add the fields the rules derive, such as balances).
+The games never see either member.
 """
 
+import hmac
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -26,12 +29,21 @@ from fairdeal.errors import (
     SeatSignatureError,
     SignatureMissingError,
     SignatureReplayedError,
+    SignatureStaleError,
     SignatureUnexpectedError,
 )
-from fairdeal.events import Draft, actor_seat
+from fairdeal.events import Draft, Event, actor_seat
 from fairdeal.games.base import Command
 from fairdeal.keys import raw_public_key
-from fairdeal.protocol import SEAT_JOINED, SEED_COMMITMENT, is_hex64
+from fairdeal.protocol import (
+    CLIENT_SEED,
+    ROUND_OPENED,
+    SEAT_JOINED,
+    SEED_COMMITMENT,
+    SEEDS_COMMITTED,
+    TABLE_STATE,
+    is_hex64,
+)
 
 FIRST, SIGNED = 1, 2  # protocol versions: SIGNED binds seat keys and takes seed commitments
 KEY, SIGNATURE = "key", "signed"  # the members the engine owns in a command's event
@@ -50,11 +62,63 @@ SeatKeys = Mapping[int, SeatKey]
 NO_KEYS: SeatKeys = MappingProxyType({})
 
 
+@dataclass(frozen=True)
+class Seen:
+    """The events a statement may name as the one it was made ``after`` (SPEC 6.7): from
+    the event before the last table_state (the last a seat at rest saw) on, by their hashes
+    from seq ``start``; and the seq of the round's ``seeds_committed``, which a reveal
+    must name or follow."""
+
+    start: int = 0
+    hashes: tuple[str, ...] = ()
+    reveals_at: int | None = None
+
+    def then(self, event: Event, event_hash: str) -> "Seen":
+        """What may be named once ``event`` (of hash ``event_hash``) is logged."""
+        if event.type == TABLE_STATE:
+            return Seen(event.seq - 1, (event.prev, event_hash))
+        reveals_at = self.reveals_at
+        if event.type == ROUND_OPENED:
+            reveals_at = None
+        elif event.type == SEEDS_COMMITTED:
+            reveals_at = event.seq
+        return Seen(self.start, (*self.hashes, event_hash), reveals_at)
+
+    def check(self, command: Command, after: Any) -> None:
+        """``after`` must be {seq, hash} of an event this one allows (else the statement was
+        made against another log, or an older view than the table takes)."""
+        if not isinstance(after, Mapping) or set(after) != {"seq", "hash"}:
+            raise SeatSignatureError("signed.after is {seq, hash}")
+        seq, digest = after["seq"], after["hash"]
+        if type(seq) is not int or not is_hex64(digest):
+            raise SeatSignatureError("signed.after is an integer seq and a 64-hex hash")
+        if not self.start <= seq < self.start + len(self.hashes):
+            span = f"{self.start} to {self.start + len(self.hashes) - 1}"
+            raise SignatureStaleError(f"statements now name an event of seq {span}: look again")
+        if not hmac.compare_digest(self.hashes[seq - self.start], digest):
+            raise SeatSignatureError(f"the event at seq {seq} is not the one the seat saw")
+        if command.type == CLIENT_SEED and self.reveals_at is not None and seq < self.reveals_at:
+            raise SignatureStaleError("a reveal names seeds_committed or an event after it")
+
+
+NOTHING_SEEN = Seen()
+
+
 def statement(
-    table: str, round_id: str | None, seat: int, *, n: int, kind: str, data: Mapping[str, Any]
+    table: str,
+    round_id: str | None,
+    seat: int,
+    *,
+    n: int,
+    after: Mapping[str, Any],
+    kind: str,
+    data: Mapping[str, Any],
 ) -> bytes:
     """The bytes a seat signs: the tag, then the canonical statement (SPEC 6.7)."""
-    body = {"data": data, "n": n, "round": round_id, "seat": seat, "table": table, "type": kind}
+    body = {
+        "after": after, "data": data, "n": n, "round": round_id, "seat": seat, "table": table,
+        "type": kind,
+    }  # fmt: skip
     return tags.SEAT_STATEMENT + canonical_bytes(body)
 
 
@@ -65,12 +129,15 @@ def signed_data(
     seat: int,
     *,
     n: int,
+    after: Mapping[str, Any],
     kind: str,
     data: Mapping[str, Any],
 ) -> dict[str, Any]:
-    """A keyed seat's command data as it sends them: ``data`` and ``signed`` {n, signature}."""
-    message = statement(table, round_id, seat, n=n, kind=kind, data=data)
-    return {**data, SIGNATURE: {"n": n, "signature": private_key.sign(message).hex()}}
+    """A keyed seat's command data as it sends them: ``data`` and ``signed`` {n, after,
+    signature}, ``after`` being {seq, hash} of the last event of the table it saw."""
+    message = statement(table, round_id, seat, n=n, after=after, kind=kind, data=data)
+    signature = private_key.sign(message).hex()
+    return {**data, SIGNATURE: {"n": n, "after": dict(after), "signature": signature}}
 
 
 def public_key_hex(private_key: Ed25519PrivateKey) -> str:
@@ -94,7 +161,7 @@ def verifies(key: str, message: bytes, signature: str) -> bool:
 
 
 def admit(
-    version: int, keys: SeatKeys, table: str, command: Command
+    version: int, keys: SeatKeys, seen: Seen, table: str, command: Command
 ) -> tuple[Command, dict[str, Any] | None]:
     """The command the game decides, and the members the engine adds to its first event:
     a ``seat_joined``'s key, or a keyed seat's checked signature. Raises a
@@ -109,8 +176,10 @@ def admit(
         return command, None
     if command.type == SEAT_JOINED:
         key = data.get(KEY)
-        if key is not None and not is_hex64(key):
-            raise IllegalActionError("key is a 64-hex Ed25519 public key, or null")
+        if key is not None and not (is_hex64(key) and is_strong_key(key)):
+            raise IllegalActionError(
+                "key is a 64-hex Ed25519 public key of a point of large order, or null"
+            )
         return replace(command, data=_without(data, KEY)), {KEY: key}
     bound = keys.get(seat)
     signed = data.get(SIGNATURE)
@@ -120,30 +189,36 @@ def admit(
         return command, None
     if signed is None:
         raise SignatureMissingError(
-            f"seat {seat} has a key: its commands carry signed {{n, signature}}"
+            f"seat {seat} has a key: its commands carry signed {{n, after, signature}}"
         )
-    if not isinstance(signed, Mapping) or set(signed) != {"n", "signature"}:
-        raise SeatSignatureError("signed is {n, signature}")
+    if not isinstance(signed, Mapping) or set(signed) != {"n", "after", "signature"}:
+        raise SeatSignatureError("signed is {n, after, signature}")
     n, signature = signed["n"], signed["signature"]
     if type(n) is not int or not 0 < n <= MAX_N or not isinstance(signature, str):
         raise SeatSignatureError("signed.n is a positive integer and signed.signature 128 hex")
     if n <= bound.n:
         raise SignatureReplayedError(f"seat {seat}'s statements are numbered above {bound.n}")
+    after = signed["after"]
+    seen.check(command, after)
     bare = _without(data, SIGNATURE)
-    message = statement(table, command.round, seat, n=n, kind=command.type, data=bare)
+    message = statement(table, command.round, seat, n=n, after=after, kind=command.type, data=bare)
     if not verifies(bound.key, message, signature):
         raise SeatSignatureError(f"the signature is not seat {seat}'s over this statement")
-    return replace(command, data=bare), {SIGNATURE: {"n": n, "data": bare, "signature": signature}}
+    member = {"n": n, "after": dict(after), "data": bare, "signature": signature}
+    return replace(command, data=bare), {SIGNATURE: member}
 
 
 def as_sent(command: Command) -> Command:
     """The command a logged first event records, as its seat sent it: for a signed one,
-    the data the seat signed and its {n, signature} (``admit`` checks them again)."""
+    the data the seat signed and its {n, after, signature} (``admit`` checks them again)."""
     logged = command.data.get(SIGNATURE)
-    if not isinstance(logged, Mapping) or not isinstance(logged.get("data"), Mapping):
+    if not isinstance(logged, Mapping):
         return command
-    sent = {"n": logged.get("n"), "signature": logged.get("signature")}
-    return replace(command, data={**logged["data"], SIGNATURE: sent})
+    data = logged.get("data")
+    if not isinstance(data, Mapping):
+        raise SeatSignatureError("a logged signed holds the data the seat signed")
+    sent = {name: logged.get(name) for name in ("n", "after", "signature")}
+    return replace(command, data={**data, SIGNATURE: sent})
 
 
 def logged(draft: Draft, members: Mapping[str, Any] | None) -> Draft:
@@ -195,6 +270,39 @@ def from_json(value: Any) -> SeatKeys:
     if to_json(result) != value:
         raise EventSchemaError("seat_keys are listed once each, by seat")
     return result
+
+
+_P = 2**255 - 19
+_D = -121665 * pow(121666, _P - 2, _P) % _P
+
+
+def is_strong_key(key: str) -> bool:
+    """Whether 64 hex digits encode an Ed25519 point (RFC 8032 5.1.3, canonically) that is
+    not of small order (SPEC 6.7): under a small-order key some signatures verify for any
+    message, so anyone could sign for the seat, and its moves would prove nothing."""
+    encoded = int.from_bytes(bytes.fromhex(key), "little")
+    sign, y = encoded >> 255, encoded & ((1 << 255) - 1)
+    if y >= _P:
+        return False
+    u, v = (y * y - 1) % _P, (_D * y * y + 1) % _P
+    x = u * pow(v, 3, _P) * pow(u * pow(v, 7, _P), (_P - 5) // 8, _P) % _P
+    if v * x * x % _P == -u % _P:
+        x = x * pow(2, (_P - 1) // 4, _P) % _P
+    if v * x * x % _P != u or (x == 0 and sign):
+        return False
+    point = (x, y)
+    for _ in range(3):  # 8 times the point: the identity exactly for the small-order ones
+        point = _doubled(point)
+    return point != (0, 1)
+
+
+def _doubled(point: tuple[int, int]) -> tuple[int, int]:
+    """The point added to itself on the twisted Edwards curve -x^2 + y^2 = 1 + d x^2 y^2."""
+    x, y = point
+    k = _D * x * x * y * y % _P
+    x2 = 2 * x * y * pow(1 + k, _P - 2, _P) % _P
+    y2 = (y * y + x * x) * pow(1 - k, _P - 2, _P) % _P
+    return x2, y2
 
 
 def _without(data: Mapping[str, Any], member: str) -> dict[str, Any]:

@@ -36,7 +36,7 @@ from fairdeal.protocol import (
     TABLE_CREATED,
     TABLE_STATE,
 )
-from fairdeal.statements import NO_KEYS, SIGNED, SeatKeys
+from fairdeal.statements import NO_KEYS, NOTHING_SEEN, SIGNED, SeatKeys, Seen
 
 S = TypeVar("S")
 
@@ -86,6 +86,7 @@ class Table(Generic[S]):
     head: ChainHead  # its version is the table's protocol version (SPEC 5.1)
     standing: Standing = CREATED
     seats: SeatKeys = field(default_factory=_no_keys)  # version 2: each seat's key and last n
+    seen: Seen = NOTHING_SEEN  # version 2: the events a seat's statement may be made after
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,7 @@ class Replayed:
     standing: Standing = CREATED
     version: int = VERSION
     seats: SeatKeys = field(default_factory=_no_keys)
+    seen: Seen = NOTHING_SEEN
 
 
 def created_draft(game: AnyGame, raw_options: Mapping[str, Any]) -> Draft:
@@ -118,7 +120,8 @@ def create(
     draft = created_draft(game, raw_options)
     head = ChainHead(table_id, version=version)
     signed = sign(head.stamp(draft, time), signer)
-    table = Table(game, game.new(draft.data["options"]), head)
+    seen = Seen(0, (signed.hash.hex(),)) if version >= SIGNED else NOTHING_SEEN
+    table = Table(game, game.new(draft.data["options"]), head, seen=seen)
     return replace(table, head=table.head.advance(signed.event, signed.hash)), signed
 
 
@@ -136,18 +139,28 @@ def execute(
     receipts: list[SignedEvent] = []
     if table.standing.phase == RESTING:
         table, receipts = _log_state(table, command.time, signer)
-    version, seats = table.head.version, table.seats
-    at = Replayed(table.game, table.state, table.standing, version, seats)
+    version, seats, seen = table.head.version, table.seats, table.seen
+    at = Replayed(table.game, table.state, table.standing, version, seats, seen)
     drafts, state = _decided(at, table.head.table, command, secret)
     head, signed = table.head.extend(drafts, command.time, signer)
+    if version >= SIGNED:
+        seats = statements.after(seats, drafts)
+        seen = _seen_after(seen, [(s.event, s.hash) for s in signed])
     values = {
         "game": table.game,
         "state": state,
         "head": head,
         "standing": table.standing.after([draft.type for draft in drafts]),
-        "seats": statements.after(seats, drafts) if version >= SIGNED else seats,
+        "seats": seats,
+        "seen": seen,
     }
     return make(Table, values), receipts + signed
+
+
+def _seen_after(seen: Seen, logged: Iterable[tuple[Event, bytes]]) -> Seen:
+    for event, event_hash in logged:
+        seen = seen.then(event, event_hash.hex())
+    return seen
 
 
 def _decided(
@@ -155,7 +168,7 @@ def _decided(
 ) -> tuple[list[Draft], Any]:
     """The drafts a command causes and the state they lead to: the engine's members (a
     seat's key, its checked signature: SPEC 6.7) around what the game decides."""
-    bare, members = statements.admit(at.version, at.seats, table_id, command)
+    bare, members = statements.admit(at.version, at.seats, at.seen, table_id, command)
     decision = at.game.step(at.state, bare, secret)
     if not members or not decision.drafts:
         return decision.drafts, decision.state
@@ -173,7 +186,11 @@ def _log_state(table: Table[S], time: int, signer: Signer) -> tuple[Table[S], li
     if draft is None:
         raise IllegalActionError("the game has a round open where the engine has none")
     head, signed = table.head.extend([draft], time, signer)
-    return replace(table, head=head, standing=table.standing.after([TABLE_STATE])), signed
+    seen = table.seen
+    if head.version >= SIGNED:
+        seen = _seen_after(seen, [(s.event, s.hash) for s in signed])
+    standing = table.standing.after([TABLE_STATE])
+    return replace(table, head=head, standing=standing, seen=seen), signed
 
 
 SEAT_KEYS = "seat_keys"  # the engine's own member of a version-2 table_state
@@ -223,10 +240,11 @@ def follow(table: Table[S], event: Event, event_hash: bytes) -> Table[S]:
     ``execute`` leaves it: a table_state changes nothing but where the table stands."""
     state = table.state if event.type == TABLE_STATE else table.game.apply(table.state, event)
     head = table.head.advance(event, event_hash)
-    seats = table.seats
+    seats, seen = table.seats, table.seen
     if head.version >= SIGNED:
         seats = statements.after(seats, [event.draft])
-    return Table(table.game, state, head, table.standing.after([event.type]), seats)
+        seen = seen.then(event, event_hash.hex())
+    return Table(table.game, state, head, table.standing.after([event.type]), seats, seen)
 
 
 def started(game_of: Mapping[str, AnyGame], data: Mapping[str, Any]) -> tuple[AnyGame, Any]:
@@ -242,15 +260,18 @@ def started(game_of: Mapping[str, AnyGame], data: Mapping[str, Any]) -> tuple[An
 
 
 def started_at(
-    game_of: Mapping[str, AnyGame], data: Mapping[str, Any], version: int = VERSION
+    game_of: Mapping[str, AnyGame], event: Event, data: Mapping[str, Any], event_hash: bytes
 ) -> Replayed:
-    """The table a ``table_state``'s data describe, in a chain of that protocol
-    ``version``, to replay the events after it (SPEC 6.6)."""
+    """The table a ``table_state`` (``event``, its ``data`` as parsed from the log, its
+    hash) describes, to replay the events after it (SPEC 6.6)."""
     game = game_of.get(data.get("game", ""))
     if game is None:
         raise EventSchemaError("table_state names no known game")
-    state, seats = restored(game, data, version)
-    return Replayed(game, state, CREATED.after([TABLE_STATE]), version, seats)
+    state, seats = restored(game, data, event.version)
+    seen = NOTHING_SEEN
+    if event.version >= SIGNED:
+        seen = seen.then(event, event_hash.hex())
+    return Replayed(game, state, CREATED.after([TABLE_STATE]), event.version, seats, seen)
 
 
 def runs(
@@ -258,6 +279,7 @@ def runs(
     events: Sequence[Event],
     seeds: Mapping[str, bytes],
     texts: Sequence[str | None] | None = None,
+    hashes: Sequence[bytes] | None = None,
 ) -> Iterator[tuple[int, Replayed]]:
     """Replay ``events`` (none of them table_created) from ``table``, run by run (SPEC
     6.3, 6.6): after each run, once it is checked, the index of the event after it and
@@ -266,7 +288,7 @@ def runs(
     GameError as is; a run that is not exactly the rules' drafts, ReplayMismatchError
     (StateMismatchError for a table_state)."""
     game, state, standing = table.game, table.state, table.standing
-    version, seats = table.version, table.seats
+    version, seats, seen = table.version, table.seats, table.seen
     index = 0
     while index < len(events):
         first = events[index]
@@ -276,6 +298,8 @@ def runs(
             _check_state(game, state, _keys_of(version, seats), first, text)
             end = index + 1
             standing = standing.after([TABLE_STATE])
+            if version >= SIGNED:
+                seen = seen.then(first, _hash_of(events, hashes, index))
         else:
             if standing.bounded and standing.phase == RESTING:
                 reason = f"the rules give table_state before {first.type} here"
@@ -284,7 +308,7 @@ def runs(
             if version >= SIGNED:
                 command = statements.as_sent(command)
             secret = seeds.get(first.round or "")
-            at = Replayed(game, state, standing, version, seats)
+            at = Replayed(game, state, standing, version, seats, seen)
             drafts, state = _decided(at, first.table, command, secret)
             if not drafts:
                 raise ReplayMismatchError(first.seq, "the rules record nothing here")
@@ -295,8 +319,15 @@ def runs(
             standing = standing.after([draft.type for draft in drafts])
             if version >= SIGNED:
                 seats = statements.after(seats, drafts)
+                for at_index in range(index, end):
+                    seen = seen.then(events[at_index], _hash_of(events, hashes, at_index))
         index = end
-        yield index, Replayed(game, state, standing, version, seats)
+        yield index, Replayed(game, state, standing, version, seats, seen)
+
+
+def _hash_of(events: Sequence[Event], hashes: Sequence[bytes] | None, index: int) -> str:
+    """The hash of ``events[index]``: from ``hashes`` where the caller has them."""
+    return (hashes[index] if hashes is not None else events[index].hash()).hex()
 
 
 def _check_state(

@@ -205,6 +205,7 @@ class _Start(NamedTuple):
     problem: Finding | None  # (11) a table_created the rules cannot start
     events: list[Event]  # the new events, table_created aside: the rules do not replay it
     texts: list[str]  # their data, as canonical text
+    digests: list[bytes]  # their hashes
     seeds: dict[str, bytes]  # the server seeds they reveal
 
 
@@ -224,22 +225,23 @@ def _start_of(work: Work) -> _Start:
     a table_state (the balances it states; (1) its data's shape)."""
     if work.since is not None:
         events, texts = work.events, work.texts
-        return _Start(work.since.table, None, events, texts, revealed_seeds(events))
+        return _Start(work.since.table, None, events, texts, work.digests, revealed_seeds(events))
     first, events, texts = work.events[0], work.events[1:], work.texts[1:]
+    digests = work.digests[1:]
     balances: dict[str, int] = {}
     if first.type == TABLE_STATE:
-        replayed, problem = rules.restart(first, work.texts[0])
+        replayed, problem = rules.restart(first, work.texts[0], work.digests[0])
         stated = first.data.get("balances")
         balances = dict(stated) if is_balances(stated) else {}
         shape = snapshot_problem(work.table, first)
         work.findings.extend([shape] if shape else [])
     else:
-        replayed, problem = rules.start(first, work.texts[0])
+        replayed, problem = rules.start(first, work.texts[0], work.digests[0])
     options = first.data.get("options")
     decks = options.get("decks", 1) if isinstance(options, dict) else 1
     deck_rules = {"game": first.data.get("game"), "decks": decks}
     carried = Carried(deck_rules, balances, frozenset(), replayed)
-    return _Start(carried, problem, events, texts, revealed_seeds(events))
+    return _Start(carried, problem, events, texts, digests, revealed_seeds(events))
 
 
 def _check_rounds(work: Work, start: _Start) -> frozenset[str]:
@@ -262,7 +264,9 @@ def _check_rules(work: Work, start: _Start) -> Replayed | None:
     rules, unless the rules cannot start the table."""
     replayed, problem = start.carried.replayed, start.problem
     if replayed is not None:
-        replayed, problem = rules.replay(replayed, start.events, start.texts, start.seeds)
+        replayed, problem = rules.replay(
+            replayed, start.events, start.texts, start.digests, start.seeds
+        )
     work.findings.extend([problem] if problem else [])
     return replayed
 

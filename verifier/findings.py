@@ -52,6 +52,7 @@ CODES: dict[str, tuple[int, str]] = {
     "sig.seat_bad": (10, "a seat's signature malformed, or not its bound key's over the statement"),
     "sig.seat_replayed": (10, "a seat's statement number not above its last: used twice"),
     "sig.seat_unexpected": (10, "a signature on a keyless seat's command"),
+    "sig.seat_stale": (10, "a seat's statement made after an event the table no longer takes"),
     "sig.seat_key": (10, "a seat_joined's key, or a starting table_state's seat_keys, malformed"),
     "rules.not_due": (11, "a timeout the rules do not allow yet"),
     "rules.invalid_options": (11, "table options the rules refuse or not in full form"),

@@ -9,6 +9,7 @@ their canonical form.
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -25,31 +26,36 @@ from fairdeal.events import Event
 from fairdeal.games import registry
 from fairdeal.games.base import AnyGame
 from fairdeal.protocol import SEAT_JOINED, SERVER, is_hex64
-from fairdeal.statements import KEY, SIGNED
+from fairdeal.statements import KEY, NOTHING_SEEN, SIGNED
 from fairdeal.table import CREATED, SEAT_KEYS, Replayed, runs, started, started_at
 from fairdeal.verifier.findings import CODES, Finding
 
 
-def start(created: Event, data_text: str) -> tuple[Replayed | None, Finding | None]:
+def start(created: Event, data_text: str, digest: bytes) -> tuple[Replayed | None, Finding | None]:
     """The table as ``table_created`` makes it: a known game and options in full form.
-    ``data_text`` is its data's canonical text."""
+    ``data_text`` is its data's canonical text, ``digest`` its hash."""
     name = created.data.get("game")
     game = registry().get(name) if isinstance(name, str) else None
     replayed, problem = _start(game, data_text, created.version)
+    if replayed is not None and created.version >= SIGNED:
+        replayed = replace(replayed, seen=NOTHING_SEEN.then(created, digest.hex()))
     if problem is None:
         return replayed, None
     code, reason = problem
     return None, _finding(code, created, reason)
 
 
-def restart(snapshot: Event, data_text: str) -> tuple[Replayed | None, Finding | None]:
-    """The table as the ``table_state`` a bundle starts at restores it (SPEC 6.6)."""
+def restart(
+    snapshot: Event, data_text: str, digest: bytes
+) -> tuple[Replayed | None, Finding | None]:
+    """The table as the ``table_state`` a bundle starts at (of hash ``digest``) restores
+    it (SPEC 6.6)."""
     data = json.loads(data_text)  # the data as logged: canonical text is JSON
     keys = _seat_keys_problem(snapshot, data)
     if keys is not None:
         return None, keys
     try:
-        replayed = started_at(registry(), data, snapshot.version)
+        replayed = started_at(registry(), snapshot, data, digest)
     except EventSchemaError as e:
         return None, _finding("rules.unknown_game", snapshot, f"table_state: {e}")
     except OptionsError as e:
@@ -91,13 +97,18 @@ def _start(
 
 
 def replay(
-    table: Replayed, events: Sequence[Event], texts: Sequence[str], seeds: Mapping[str, bytes]
+    table: Replayed,
+    events: Sequence[Event],
+    texts: Sequence[str],
+    digests: Sequence[bytes],
+    seeds: Mapping[str, bytes],
 ) -> tuple[Replayed | None, Finding | None]:
     """Replay runs of ``events`` (none of them table_created), whose data ``texts`` has as
-    canonical text: the table after them, or the first failure."""
+    canonical text and whose hashes are ``digests``: the table after them, or the first
+    failure."""
     index, replayed = 0, table
     try:
-        for end, after in runs(table, events, seeds, texts):
+        for end, after in runs(table, events, seeds, texts, digests):
             index, replayed = end, after  # the next run starts at events[index]
     except ReplayMismatchError as e:  # (11) a run that is not the rules' drafts
         event = events[index + e.seq - events[index].seq]  # an intact chain: seq by seq
@@ -116,6 +127,7 @@ _SEAT_SIGNATURES = {
     "signature_invalid": "sig.seat_bad",
     "signature_replayed": "sig.seat_replayed",
     "signature_unexpected": "sig.seat_unexpected",
+    "signature_stale": "sig.seat_stale",
 }
 
 

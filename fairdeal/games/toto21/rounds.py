@@ -50,7 +50,7 @@ def seeding(state: State, command: Command, secret: bytes | None) -> Decision[St
         current = current_round(state, command)
         in_time(state.game_deadline, command.time, "game")
     run = Run(state, command)
-    drafts, then = dealing.seeding(current, command, state.options.seed_time_ms)
+    drafts, then = dealing.seeding(current, command, _reveal_time(state, command.time))
     for draft in drafts:
         run.emit(draft)
     if then == dealing.SEAL:
@@ -58,6 +58,15 @@ def seeding(state: State, command: Command, secret: bytes | None) -> Decision[St
     elif then == dealing.VOID:
         run.emit(dealing.revealed_draft(run.round(), secret))
     return run.decision()
+
+
+def _reveal_time(state: State, now: int) -> int:
+    """The reveals end by the game's end at the latest: a seat that withholds its reveal
+    then voids the round under its own name (``seed_withheld``), not the game clock. If
+    the game's time is already up (a commit timeout logged late), nobody can reveal and
+    the game's end voids the round, as before any seed was shown."""
+    seed_time, end = state.options.seed_time_ms, state.game_deadline
+    return seed_time if end is None or end <= now else min(seed_time, end - now)
 
 
 def move_due(round_id: str, seat: int, deadline: int) -> Draft:

@@ -25,7 +25,7 @@ VOID_REASON = "game_time_up"
 @dataclass(frozen=True)
 class Deadline:
     time: int
-    rank: int  # breaks ties: the game's end (0) before a round's deadlines (1)
+    rank: int  # breaks ties: the reveals' end (-1), the game's end (0), a round's others (1)
     command: Command
 
 
@@ -43,7 +43,10 @@ def pending(state: State) -> list[Deadline]:
         assert current.seed_deadline is not None
         data = {"deadline": current.seed_deadline, "seats": dealing.missing_seeds(current)}
         command = Command(SEED_TIMEOUT, SERVER, current.seed_deadline, data, current.round_id)
-        found.append(Deadline(current.seed_deadline, 1, command))
+        # The reveals end by the game's end (rounds.seeding): at that same time, the void
+        # of a withheld reveal comes first, so that it names the withholding seats.
+        rank = -1 if current.revealing else 1
+        found.append(Deadline(current.seed_deadline, rank, command))
     elif current is not None and hand is not None and hand.move_deadline is not None:
         data = {"seat": hand.turn, "deadline": hand.move_deadline}
         command = Command("move_timeout", SERVER, hand.move_deadline, data, current.round_id)
