@@ -162,12 +162,18 @@ def _attested(events: list[Event]) -> list[str]:
     operator alone."""
     if events[0].version < SIGNED:
         return ["a version-1 table: every seat's moves are attested by the operator alone"]
-    return [
+    lines = [
         f"seat {seat}'s moves are signed by the seat, with its key {key}"
         if key
         else f"seat {seat} has no key: its moves are attested by the operator alone"
         for seat, key in sorted(_seat_keys(events).items())
     ]
+    if events[0].type == TABLE_STATE:  # a bundle alone: its keys are the operator's word
+        lines.append(
+            "the keys of seats seated before this bundle are as its first table_state states"
+            " them: the operator's word, unless an export links it to the earlier rounds"
+        )
+    return lines
 
 
 def _seat_keys(events: list[Event]) -> dict[int, str | None]:
