@@ -396,6 +396,7 @@ def client_seed_commitment(round_id: str, seat: int, seed: str) -> str:  # 3.9
 def statement(event: dict[str, Any]) -> bytes:  # 6.7: what the seat signed, from its event
     signed_ = event["data"]["signed"]
     body = {
+        "after": signed_["after"],
         "data": signed_["data"],
         "n": signed_["n"],
         "round": event["round"],
@@ -494,7 +495,8 @@ def test_node_verifies_every_seat_signature_of_the_vector() -> None:
 
 def test_the_version_2_chain_by_the_spec() -> None:
     """6.4 and 6.7 on the vector's chain: version 2 throughout; each seat's statements
-    verify under its bound key with rising n; each reveal opens its commitment; the
+    verify under its bound key with rising n, each made after an event of this chain
+    within the span 6.7 allows; each reveal opens its commitment; the
     seal's seeds are the revealed (or plain) ones in seat order; a withheld reveal voids
     its round naming exactly the seats that did not reveal, and moves no money."""
     check_chain(V2_CHAIN, TRUSTED)
@@ -509,11 +511,13 @@ def test_the_version_2_chain_by_the_spec() -> None:
             keys[seat], last_n[seat] = data["key"], 0
         elif seat is not None:
             key = keys[seat]
+            assert set(data["signed"]) == {"after", "data", "n", "signature"}
             assert key is not None and seat_signature_verifies(
                 key, statement(event), data["signed"]["signature"]
             )
             assert data["signed"]["n"] > last_n[seat]
             last_n[seat] = data["signed"]["n"]
+            assert_after_in_span(event, V2_CHAIN)
         if event["type"] == "table_state":
             assert data["seat_keys"] == [
                 {"seat": s, "key": keys[s], "n": last_n[s]} for s in sorted(keys)
@@ -523,6 +527,44 @@ def test_the_version_2_chain_by_the_spec() -> None:
             current["run"].append(event)
             _follow_seeds(current, event, seat)
     assert [bool(r["voided"]) for r in rounds.values()] == [False, True, False]
+
+
+def assert_after_in_span(event: dict[str, Any], chain: list[dict[str, Any]]) -> None:
+    """6.7: ``after`` names, by seq and hash, an event from the one before the chain's
+    last table_state (or table_created, with none yet) to the event before this one; a
+    reveal names its round's seeds_committed or a later event."""
+    after = event["data"]["signed"]["after"]
+    assert set(after) == {"seq", "hash"}
+    earlier = [item for item in chain if item["event"]["seq"] < event["seq"]]
+    states = [item["event"]["seq"] for item in earlier if item["event"]["type"] == "table_state"]
+    start = states[-1] - 1 if states else 0
+    assert start <= after["seq"] <= event["seq"] - 1
+    named = next(item for item in earlier if item["event"]["seq"] == after["seq"])
+    assert named["hash"] == after["hash"]
+    opened = [
+        item["event"]["seq"]
+        for item in earlier
+        if item["event"]["type"] == "seeds_committed" and item["event"]["round"] == event["round"]
+    ]
+    if event["type"] == "client_seed" and opened:
+        assert after["seq"] >= opened[-1]
+
+
+def test_a_statement_after_an_event_outside_the_span_is_caught_by_the_spec() -> None:
+    """The creator's accept was made at rest, after the event just before the table_state
+    the engine logged: naming the event before that one, or another hash, is refused."""
+    accept = next(i["event"] for i in V2_CHAIN if i["event"]["type"] == "joiner_accepted")
+    assert_after_in_span(accept, V2_CHAIN)
+    after = accept["data"]["signed"]["after"]
+    older = V2_CHAIN[after["seq"] - 1]
+    for named in (
+        {"seq": older["event"]["seq"], "hash": older["hash"]},
+        {**after, "hash": "00" * 32},
+    ):
+        changed = copy.deepcopy(accept)
+        changed["data"]["signed"]["after"] = named
+        with pytest.raises(AssertionError):
+            assert_after_in_span(changed, V2_CHAIN)
 
 
 def _follow_seeds(current: dict[str, Any], event: dict[str, Any], seat: int | None) -> None:

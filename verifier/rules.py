@@ -26,7 +26,7 @@ from fairdeal.events import Event
 from fairdeal.games import registry
 from fairdeal.games.base import AnyGame
 from fairdeal.protocol import SEAT_JOINED, SERVER, is_hex64
-from fairdeal.statements import KEY, NOTHING_SEEN, SIGNED
+from fairdeal.statements import KEY, NOTHING_SEEN, SIGNED, is_strong_key
 from fairdeal.table import CREATED, SEAT_KEYS, Replayed, runs, started, started_at
 from fairdeal.verifier.findings import CODES, Finding
 
@@ -149,12 +149,11 @@ def _refusal_code(event: Event, error: GameError) -> str:
 
 
 def _binds_no_key(event: Event) -> bool:
-    """A version-2 seat_joined whose key is neither null nor 64 lowercase hex (every such
-    text decodes as an Ed25519 public key), which the engine refuses to bind."""
+    """A version-2 seat_joined whose key is neither null nor a strong Ed25519 public key
+    in 64 lowercase hex (SPEC 6.7), which the engine refuses to bind."""
     key = event.data.get(KEY)
-    return (
-        event.version >= SIGNED and event.type == SEAT_JOINED and not (key is None or is_hex64(key))
-    )
+    strong = key is None or (is_hex64(key) and is_strong_key(key))
+    return event.version >= SIGNED and event.type == SEAT_JOINED and not strong
 
 
 def _crashed(event: Event, error: Exception) -> Finding:

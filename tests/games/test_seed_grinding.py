@@ -88,8 +88,10 @@ class Table:
         if self.version >= SIGNED and kind != "seat_joined":
             self.numbers[seat] += 1
             key, n = self.keys[seat], self.numbers[seat]
+            head = self.table.head  # the last event the seat saw
+            after = {"seq": head.next_seq - 1, "hash": head.prev}
             data = statements.signed_data(
-                key, self.table_id, round_id, seat, n=n, kind=kind, data=data
+                key, self.table_id, round_id, seat, n=n, after=after, kind=kind, data=data
             )
         return self.run(Command(kind, f"seat:{seat}", self.now, data, round_id))
 

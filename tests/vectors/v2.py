@@ -8,8 +8,8 @@ round id). Round 1: both seats commit, then reveal, and play signed moves. Round
 commit, seat 1 withholds its reveal, and the seed timeout voids the round under its
 name. Round 3: seat 0 sends its seed straight away (no commitment), seat 1 commits and
 reveals. Besides the export (as bounded.py writes one), the file gives the values a
-reimplementer checks first: the seat keys, a commitment's bytes and digest, a
-statement's bytes and signature. Run ``python tests/vectors/v2.py`` to rewrite the
+reimplementer checks first: the seat keys, a commitment's bytes and digest, statements'
+bytes and signatures. Run ``python tests/vectors/v2.py`` to rewrite the
 file; tests/test_vectors.py regenerates it in memory and fails on any difference.
 """
 
@@ -66,10 +66,15 @@ class _Play:
         self.secret: bytes | None = None  # the server seed of the round in progress
 
     def seat(self, seat: int, kind: str, data: dict[str, Any], round_id: str | None = None) -> None:
-        """A keyed seat's command, signed with its next statement number."""
+        """A keyed seat's command, signed with its next statement number after the
+        table's head, the last event the seat saw."""
         self.numbers[seat] += 1
         key, n = seat_private_key(seat), self.numbers[seat]
-        signed = statements.signed_data(key, TABLE, round_id, seat, n=n, kind=kind, data=data)
+        head = self.table.head
+        after = {"seq": head.next_seq - 1, "hash": head.prev}
+        signed = statements.signed_data(
+            key, TABLE, round_id, seat, n=n, after=after, kind=kind, data=data
+        )
         self.run(Command(kind, seat_actor(seat), self.now, signed, round_id))
 
     def run(self, command: Command) -> None:
@@ -156,12 +161,20 @@ def commitment_example() -> dict[str, Any]:
 
 
 def statement_examples(chain: list[SignedEvent]) -> list[dict[str, Any]]:
-    """Two signed commands (SPEC 6.7), each with its statement's bytes and signature and
-    the event that logs it: the creator's accept (round null; the event adds the member
-    the rules derive) and seat 0's seed commitment of round 1."""
-    firsts = [("joiner_accepted", None), ("seed_commitment", f"{TABLE}.1")]
-    return [_statement(next(s.event for s in chain if (s.event.type, s.event.round) == first))
-            for first in firsts]  # fmt: skip
+    """Three signed commands (SPEC 6.7), each with its statement's bytes and signature and
+    the event that logs it: the creator's accept (round null, made at rest: after the
+    event before the table_state; the event adds the member the rules derive), seat 0's
+    seed commitment of round 1 and its reveal (after the seeds_committed)."""
+    firsts = [
+        ("joiner_accepted", None, "seat:0"),
+        ("seed_commitment", f"{TABLE}.1", "seat:0"),
+        ("client_seed", f"{TABLE}.1", "seat:0"),
+    ]
+    events = [s.event for s in chain]
+    return [
+        _statement(next(e for e in events if (e.type, e.round, e.actor) == first))
+        for first in firsts
+    ]
 
 
 def _statement(event: Event) -> dict[str, Any]:
@@ -169,7 +182,13 @@ def _statement(event: Event) -> dict[str, Any]:
     assert seat is not None
     logged = event.data["signed"]
     message = statements.statement(
-        event.table, event.round, seat, n=logged["n"], kind=event.type, data=logged["data"]
+        event.table,
+        event.round,
+        seat,
+        n=logged["n"],
+        after=logged["after"],
+        kind=event.type,
+        data=logged["data"],
     )
     return {
         "seat": seat,

@@ -43,7 +43,7 @@ class SignedDriver(helpers.TableDriver):
         self, seat: int, kind: str, data: dict[str, Any], round_id: str | None
     ) -> dict[str, Any]:
         """A command's data as the seat sends them: its key when it sits down, else
-        signed when it has a key."""
+        signed when it has a key, after the table's head as the seat sees it."""
         key = self.keys.get(seat)
         if kind == SEAT_JOINED:
             self.numbers[seat] = 0
@@ -51,7 +51,11 @@ class SignedDriver(helpers.TableDriver):
         if key is None:
             return data
         n = self.numbers[seat] = self.numbers.get(seat, 0) + 1
-        return statements.signed_data(key, self.table_id, round_id, seat, n=n, kind=kind, data=data)
+        head = self.table.head
+        after = {"seq": head.next_seq - 1, "hash": head.prev}  # the last event the seat saw
+        return statements.signed_data(
+            key, self.table_id, round_id, seat, n=n, after=after, kind=kind, data=data
+        )
 
     def seed(self, round_id: str, seats: Sequence[int], seeds: Sequence[str | None]) -> None:
         """Commit, then reveal: a seat whose seed is None times out before committing, and

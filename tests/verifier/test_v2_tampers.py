@@ -165,11 +165,13 @@ def _event(
     return found[nth]
 
 
-def _signature(key: Any, event: dict[str, Any], n: int, data: dict[str, Any]) -> str:
+def _signature(
+    key: Any, event: dict[str, Any], n: int, after: dict[str, Any], data: dict[str, Any]
+) -> str:
     """``key``'s signature over the statement the event's seat would sign for it."""
     seat = int(event["actor"].removeprefix("seat:"))
-    kind, round_id = event["type"], event["round"]
-    message = statements.statement(event["table"], round_id, seat, n=n, kind=kind, data=data)
+    kind, round_id, table_id = event["type"], event["round"], event["table"]
+    message = statements.statement(table_id, round_id, seat, n=n, after=after, kind=kind, data=data)
     return str(key.sign(message).hex())
 
 
@@ -188,7 +190,9 @@ def _stand_unsigned(events: Plain) -> None:
 def _stand_signed_by_another_key(events: Plain) -> None:
     stand = _event(events, "stand", "v2t21.3", "seat:0")
     statement = stand["data"]["signed"]
-    statement["signature"] = _signature(OPERATORS_OWN, stand, statement["n"], statement["data"])
+    statement["signature"] = _signature(
+        OPERATORS_OWN, stand, statement["n"], statement["after"], statement["data"]
+    )
 
 
 def _hit_logged_as_a_stand(events: Plain) -> None:
@@ -197,15 +201,22 @@ def _hit_logged_as_a_stand(events: Plain) -> None:
 
 def _keyless_move_signed(events: Plain) -> None:
     stand = _event(events, "stand", "v2t21.3", "seat:1")
+    after = {"seq": stand["seq"] - 1, "hash": "ab" * 32}
     stand["data"]["signed"] = {
         "n": 1,
+        "after": after,
         "data": {},
-        "signature": _signature(OPERATORS_OWN, stand, 1, {}),
+        "signature": _signature(OPERATORS_OWN, stand, 1, after, {}),
     }
 
 
 def _bad_key_at_seating(events: Plain) -> None:
     _event(events, "seat_joined", None, "seat:0")["data"]["key"] = "not a key"
+
+
+def _small_order_key_at_seating(events: Plain) -> None:
+    """The identity point: R = identity, S = 0 then verifies for every statement."""
+    _event(events, "seat_joined", None, "seat:0")["data"]["key"] = "01" + "00" * 31
 
 
 # (b) a statement replayed: from another round, or twice
@@ -290,6 +301,25 @@ def _withheld_reveal_not_voided(events: Plain) -> None:
     _renumbered(events)
 
 
+# (g) a statement taken out of the log the seat saw (SPEC 6.7's after)
+
+
+def _reveal_relogged_as_a_plain_seed(events: Plain) -> None:
+    """The operator drops seat 0's commitment and the seeds_committed, and logs its
+    reveal as a plain seed sent first, where it could have ground seat 1's against it:
+    the reveal names the seeds_committed's seq, which this chain has not reached yet."""
+    commitment = _event(events, "seed_commitment", "v2t21.3", "seat:0")
+    reveal = _event(events, "client_seed", "v2t21.3", "seat:0")
+    events.remove(_event(events, "seeds_committed", "v2t21.3"))
+    events.remove(reveal)
+    events[events.index(commitment)] = {**reveal, "time": commitment["time"]}
+    _renumbered(events)
+
+
+def _statement_without_its_data(events: Plain) -> None:
+    del _event(events, "stand", "v2t21.3", "seat:0")["data"]["signed"]["data"]
+
+
 # the chain's version
 
 
@@ -304,10 +334,11 @@ ATTACKS: dict[str, tuple[str, Callable[[Plain], None], set[str]]] = {
     "a_move_the_seat_signed_as_another": ("v2t21.3", _hit_logged_as_a_stand, {"sig.seat_bad"}),
     "a_keyless_seats_move_signed": ("v2t21.3", _keyless_move_signed, {"sig.seat_unexpected"}),
     "a_seat_bound_to_a_malformed_key": ("v2t21.3", _bad_key_at_seating, {"sig.seat_key"}),
+    "a_seat_bound_to_a_small_order_key": ("v2t21.3", _small_order_key_at_seating, {"sig.seat_key"}),
     "a_move_replayed_from_a_later_round": (
         "v2t21.3",
-        _later_rounds_stand_in_an_earlier_round,
-        {"sig.seat_bad"},
+        _later_rounds_stand_in_an_earlier_round,  # made after an event not yet logged there
+        {"sig.seat_stale"},
     ),
     "a_move_replayed_from_an_earlier_round": (
         "v2t21.3",
@@ -371,6 +402,16 @@ ATTACKS: dict[str, tuple[str, Callable[[Plain], None], set[str]]] = {
         {"seed.withheld", "rules.mismatch"},
     ),
     "an_event_of_another_version": ("v2kv.3", _one_event_of_version_1, {"chain.version"}),
+    "a_reveal_relogged_as_a_plain_seed_in_a_fork": (
+        "v2t21.3",
+        _reveal_relogged_as_a_plain_seed,
+        {"sig.seat_stale"},
+    ),
+    "a_logged_statement_without_the_data_the_seat_signed": (
+        "v2t21.3",
+        _statement_without_its_data,
+        {"sig.seat_bad"},
+    ),
 }
 
 
@@ -427,7 +468,8 @@ def _key_swapped_table() -> signed.SignedDriver:
     now = driver.table.head.time
     head, logged = driver.table.head.extend([Draft(TABLE_STATE, SERVER, data)], now, driver.signer)
     standing = driver.table.standing.after([TABLE_STATE])
-    driver.table = table.Table(driver.game, state, head, standing, seats)
+    seen = driver.table.seen.then(logged[0].event, logged[0].hash.hex())
+    driver.table = table.Table(driver.game, state, head, standing, seats, seen)
     driver.log.extend(logged)
     driver.keys[2] = OPERATORS_OWN
     driver.play_round()
@@ -473,3 +515,109 @@ def test_a_bundle_starting_at_a_table_state_with_malformed_seat_keys_is_sig_seat
     tampered = corpus.operator(bundle, lambda events: change(events[0]["data"]["seat_keys"]))
     report = verify_bundle(tampered, trust)
     assert report.codes() == {"sig.seat_key"}, _lines_of(report)
+
+
+# (g) a statement out of the log the seat saw: a fork, a departure held back or replayed
+
+
+def _twin(driver: signed.SignedDriver) -> signed.SignedDriver:
+    """Another run of the same table from here: the same seats, keys and bot."""
+    twin = copy.copy(driver)
+    twin.log, twin.rounds = list(driver.log), list(driver.rounds)
+    twin.numbers, twin.keys = dict(driver.numbers), dict(driver.keys)
+    twin.rng = copy.deepcopy(driver.rng)
+    return twin
+
+
+def _whole_chain(driver: signed.SignedDriver) -> Bundle:
+    """The bundle of the driver's last round, from seq 0."""
+    log = helpers.Log()
+    log.add(driver, driver.rounds[-1])
+    return log.bundle(0)
+
+
+def test_a_stand_the_seat_signed_in_another_fork_of_the_round_is_sig_seat_bad(
+    trust: Trust,
+) -> None:
+    """The operator plays round 3 with seat 0 (fork a), then publishes another run of it
+    (fork b: the same moves, opened a millisecond later), logging seat 0's stand from
+    fork a at the very same seq. Its signature is good and its n is the next, but its
+    after names fork a's event at that seq: not this chain's."""
+    played = signed.toto21_table("v2fk", rounds=2)
+    seen, published = _twin(played), _twin(played)
+    published.now += 1
+    seen.play_round()
+    published.play_round()
+
+    def stand(driver: signed.SignedDriver) -> dict[str, Any]:
+        found = [s.event for s in driver.log if s.event.type == "stand"]
+        return next(e.to_json() for e in found if e.actor == "seat:0" and e.round == "v2fk.3")
+
+    shown, logged = stand(seen), stand(published)
+    assert shown["seq"] == logged["seq"]
+    assert shown["data"]["signed"]["n"] == logged["data"]["signed"]["n"]
+    assert shown["data"]["signed"]["after"] != logged["data"]["signed"]["after"]
+
+    def reuse(events: Plain) -> None:
+        _event(events, "stand", "v2fk.3", "seat:0")["data"]["signed"] = shown["data"]["signed"]
+
+    assert verify_bundle(_whole_chain(published), trust).codes() == set()
+    report = verify_bundle(corpus.operator(_whole_chain(published), reuse), trust)
+    assert report.codes() == {"sig.seat_bad"}, _lines_of(report)
+
+
+def _held(driver: signed.SignedDriver, seat: int, kind: str) -> dict[str, Any]:
+    """The ``signed`` of the statement ``seat`` would send now, not sent (its n not used)."""
+    head, key = driver.table.head, driver.keys[seat]
+    assert key is not None
+    after = {"seq": head.next_seq - 1, "hash": head.prev}
+    n = driver.numbers[seat] + 1
+    data = statements.signed_data(
+        key, driver.table_id, None, seat, n=n, after=after, kind=kind, data={}
+    )
+    return {**data["signed"], "data": {}}
+
+
+def _swapped_departure(
+    driver: signed.SignedDriver, held: dict[str, Any], nth: int, trust: Trust
+) -> Bundle:
+    """The whole-chain bundle of the driver's next round, its ``nth`` seat_left of seat 2
+    logged with the statement ``held`` instead of the one the seat sent."""
+    driver.play_round()
+    honest = _whole_chain(driver)
+    assert verify_bundle(honest, trust).codes() == set()
+
+    def swap(events: Plain) -> None:
+        _event(events, "seat_left", None, "seat:2", nth)["data"]["signed"] = held
+
+    return corpus.operator(honest, swap)
+
+
+def test_a_departure_held_back_past_another_seats_is_sig_seat_stale(trust: Trust) -> None:
+    """Seat 2 signs its seat_left at rest; the operator logs seat 1's departure first (a
+    table_state before each), then seat 2's statement: made after an event before the
+    last table_state. (The service answers signature_stale, and the seat signs again.)"""
+    driver = signed.kvitlach_table("v2kh", rounds=1)
+    held = _held(driver, 2, "seat_left")
+    driver.seat(1, "seat_left")
+    driver.seat(2, "seat_left")  # signed again, after seat 1's departure: the same n
+    driver.seat(1, "seat_joined", {"buy_in": 1_000})  # someone to play the next round
+    report = verify_bundle(_swapped_departure(driver, held, 0, trust), trust)
+    assert report.codes() == {"sig.seat_stale"}, _lines_of(report)
+
+
+def test_an_old_departure_replayed_after_the_same_key_rejoins_is_sig_seat_stale(
+    trust: Trust,
+) -> None:
+    """Seat 2 leaves, sits down again with the same key (its n starts over at 0), and
+    the operator logs its old seat_left once more as a second departure: the n is above
+    0 again, but the statement was made before the table_state the engine logged since."""
+    driver = signed.kvitlach_table("v2kr", rounds=1)
+    old = _held(driver, 2, "seat_left")
+    driver.seat(2, "seat_left")
+    assert driver.log[-1].event.data["signed"] == old  # the statement it sent
+    driver.seat(2, "seat_joined", {"buy_in": 1_000})
+    assert old["n"] > driver.table.seats[2].n == 0
+    driver.seat(2, "seat_left")
+    report = verify_bundle(_swapped_departure(driver, old, 1, trust), trust)
+    assert report.codes() == {"sig.seat_stale"}, _lines_of(report)
