@@ -273,36 +273,30 @@ def from_json(value: Any) -> SeatKeys:
 
 
 _P = 2**255 - 19
-_D = -121665 * pow(121666, _P - 2, _P) % _P
+# The encodings of the eight Ed25519 points of small order (8·A = identity), and the two
+# non-canonical ones of x = 0 with the sign bit set: libsodium refuses the same keys.
+_SMALL_ORDER = frozenset(
+    (
+        "01" + "00" * 31,  # the identity (0, 1)
+        "ec" + "ff" * 30 + "7f",  # (0, -1), of order 2
+        "00" * 32,  # (sqrt(-1), 0) and its negation, of order 4
+        "00" * 31 + "80",
+        "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",  # order 8
+        "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
+        "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+        "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",
+        "01" + "00" * 30 + "80",  # x = 0 with the sign bit: not canonical
+        "ec" + "ff" * 31,
+    )
+)
 
 
 def is_strong_key(key: str) -> bool:
-    """Whether 64 hex digits encode an Ed25519 point (RFC 8032 5.1.3, canonically) that is
-    not of small order (SPEC 6.7): under a small-order key some signatures verify for any
-    message, so anyone could sign for the seat, and its moves would prove nothing."""
-    encoded = int.from_bytes(bytes.fromhex(key), "little")
-    sign, y = encoded >> 255, encoded & ((1 << 255) - 1)
-    if y >= _P:
-        return False
-    u, v = (y * y - 1) % _P, (_D * y * y + 1) % _P
-    x = u * pow(v, 3, _P) * pow(u * pow(v, 7, _P), (_P - 5) // 8, _P) % _P
-    if v * x * x % _P == -u % _P:
-        x = x * pow(2, (_P - 1) // 4, _P) % _P
-    if v * x * x % _P != u or (x == 0 and sign):
-        return False
-    point = (x, y)
-    for _ in range(3):  # 8 times the point: the identity exactly for the small-order ones
-        point = _doubled(point)
-    return point != (0, 1)
-
-
-def _doubled(point: tuple[int, int]) -> tuple[int, int]:
-    """The point added to itself on the twisted Edwards curve -x^2 + y^2 = 1 + d x^2 y^2."""
-    x, y = point
-    k = _D * x * x * y * y % _P
-    x2 = 2 * x * y * pow(1 + k, _P - 2, _P) % _P
-    y2 = (y * y + x * x) * pow(1 - k, _P - 2, _P) % _P
-    return x2, y2
+    """Whether 64 lowercase hex digits may be a seat's key (SPEC 6.7): y below p (a
+    canonical encoding) and not a point of small order, under which some signatures
+    verify for any message, so that anyone could sign for the seat."""
+    y = int.from_bytes(bytes.fromhex(key), "little") & ((1 << 255) - 1)
+    return y < _P and key not in _SMALL_ORDER
 
 
 def _without(data: Mapping[str, Any], member: str) -> dict[str, Any]:
