@@ -360,8 +360,8 @@ def _seat_command(
 
 
 def _signed(data: Mapping[str, Any], body: Mapping[str, Any]) -> dict[str, Any]:
-    """The command's data with the body's ``signed`` {n, signature}, if it has one: a keyed
-    seat's signature over exactly these data (SPEC 6.7)."""
+    """The command's data with the body's ``signed`` {n, after, signature}, if it has one:
+    a keyed seat's signature over exactly these data (SPEC 6.7)."""
     signed = body.get(SIGNATURE)
     return dict(data) if signed is None else {**data, SIGNATURE: signed}
 

@@ -14,9 +14,11 @@ after its answer; a reverse proxy in front of the service, or gunicorn's threade
 keep it). Creating and joining a table go on a new connection of their own.
 Each seat the client takes has an Ed25519 key of its own, made here (unless asked for a
 keyless seat): its public key is bound when the seat is taken, and every command it sends
-is signed over the seat statement (SPEC 6.7), numbered ``n`` from 1. The receipt of each
-command must log exactly the statement signed, and the seat_joined receipt the seat's key.
-A seed is committed first and revealed once every seat has committed (``SeatClient.seed``).
+is signed over the seat statement (SPEC 6.7), numbered ``n`` from 1 and made after the head
+of the table's chain as this client has checked it. The receipt of each command must log
+exactly the statement signed, and the seat_joined receipt the seat's key. A seed is
+committed first and revealed once the chain shows every seat has committed
+(``SeatClient.seed``), never before.
 
 Every POST that changes a table after its seats are taken (a decision, a round opened, a
 seed, an action) carries an ``Idempotency-Key`` made here, so it is sent again, with the
@@ -79,6 +81,7 @@ __all__ = [
     "Request",
     "Response",
     "Retries",
+    "RevealNotOpenError",
     "RoundOpenedReply",
     "SeatClient",
     "SeatReply",
@@ -166,6 +169,11 @@ class ReceiptMismatchError(ReceiptError):
 class StatementMismatchError(ReceiptMismatchError):
     """A receipt of this seat's command that does not log the statement the seat signed
     (its n, data and signature), or a seat_joined receipt without the seat's own key."""
+
+
+class RevealNotOpenError(ClientError):
+    """A reveal asked for before the chain shows the round's reveals open (its
+    ``seeds_committed``): the seed stays with the seat, unsent."""
 
 
 class BundleInvalidError(ReceiptError):
@@ -319,6 +327,11 @@ class TableLog:
     seeding: str | None = None  # the round opened and not yet sealed (nor voided)
     reveals_open: str | None = None  # that round, once seeds_committed opened its reveals
 
+    @property
+    def after(self) -> dict[str, Any]:
+        """The last checked event, as a seat's statement names the log it saw: {seq, hash}."""
+        return {"seq": self.head.next_seq - 1, "hash": self.head.prev}
+
     def follow(self, event: Event) -> None:
         """Where the table's seeding stands after ``event``."""
         if event.type == ROUND_OPENED:
@@ -456,6 +469,10 @@ class FairdealClient:
             log = self._follow(table_id, log, item)
         return signed
 
+    def log(self, table_id: str) -> TableLog:
+        """The table's chain as this client has checked it; fetched first if it has none."""
+        return self.tables.get(table_id) or self.sync(table_id)
+
     def sync(self, table_id: str) -> TableLog:
         """Fetch the table's events this client has not checked yet, and check them."""
         log = self.tables.get(table_id)
@@ -542,15 +559,21 @@ class SeatClient:
     Every command's reply is checked before it is returned (``FairdealClient.check_receipts``)
     and its first receipt must record the command, with the statement this seat signed
     (StatementMismatchError if not). A keyed seat numbers its statements from ``n`` + 1:
-    ``n`` is the last the service accepted (a refused command uses none up). Every command
-    carries an ``Idempotency-Key``: a fresh random one unless given (give your own to resend
-    a command across restarts of your program, with the same ``n``), so a retried command
-    is applied once, the same body sent each time.
+    ``n`` is the last the service accepted (a refused command uses none up). Each statement
+    is made after the head of the chain this client follows; refused as stale (the table
+    moved on: 409 ``signature_stale``) it is signed again after the head once caught up on,
+    and refused as replayed (409 ``signature_replayed``: ``n`` lost count) above the seat's
+    last n the service names, once each. Every command carries an ``Idempotency-Key``: a
+    fresh random one unless given, so a retried command is applied once. Sent again with
+    the same key after a restart of your program, a command already applied is refused
+    409 ``idempotency_key_reused`` (its statement is made after another head), never
+    applied twice: its receipts are in the chain.
 
     A seed committed (``seed``) is kept until its reveal: every call of this seat first
     reveals a kept seed whose round's reveals are open, and hands that reveal's reply to
     ``on_reveal`` (which does nothing unless replaced), as ``seed`` does when its own
-    commitment opens the reveals.
+    commitment opens the reveals. A program that must survive restarts keeps the seeds
+    committed and not yet revealed (``seeds``, by round) and gives them back here.
     """
 
     def __init__(
@@ -562,10 +585,11 @@ class SeatClient:
         *,
         key: Ed25519PrivateKey | None = None,
         n: int = 0,
+        seeds: Mapping[str, str] | None = None,
     ) -> None:
         self.client, self.table_id, self.seat, self.token = client, table_id, seat, token
         self.key, self.n = key, n
-        self.seeds: dict[str, str] = {}  # committed and not yet revealed, by round
+        self.seeds = dict(seeds or {})  # committed and not yet revealed, by round
         self.on_reveal: Callable[[str, EventsReply], None] = _ignore_reveal
 
     @property
@@ -592,7 +616,7 @@ class SeatClient:
         """Commit to a client seed (a fresh random one unless given) and keep it; the reply
         is the commitment's. The seed is revealed as soon as every seat has committed: at
         once if this commitment was the last, else at this seat's next call (or ``reveal``).
-        For a round this seat already committed to, this reveals the committed seed."""
+        For a round this seat already committed to, this is ``reveal``."""
         if round_id in self.seeds:
             return self.reveal(round_id, idempotency_key)
         self._reveal_due()
@@ -609,10 +633,17 @@ class SeatClient:
 
     def reveal(self, round_id: str, idempotency_key: str | None = None) -> EventsReply:
         """Send the seed this seat committed to for ``round_id`` (ValueError if none is
-        kept); the server refuses it before the reveals are open."""
+        kept), once the chain (caught up on first) shows the round's reveals open; before,
+        RevealNotOpenError: a seed sent early would let whoever knows the server seed choose
+        the deck against it."""
         seed = self.seeds.get(round_id)
         if seed is None:
             raise ValueError(f"seat {self.seat} keeps no committed seed of round {round_id}")
+        if not self._reveals_open(round_id):
+            raise RevealNotOpenError(
+                f"round {round_id}'s reveals are not open (no seeds_committed in the chain): "
+                f"seat {self.seat} keeps its seed"
+            )
         data = {"seed": seed}
         path = f"/v1/rounds/{round_id}/seeds"
         reply: EventsReply = self._command(
@@ -669,6 +700,13 @@ class SeatClient:
         self.client.check_private_cards(self.table_id, reply["current_round"], reply["view"])
         return reply
 
+    def _reveals_open(self, round_id: str) -> bool:
+        """Whether the chain, caught up on unless it shows them already, has the round's
+        reveals open."""
+        if self.client.log(self.table_id).reveals_open == round_id:
+            return True
+        return self.client.sync(self.table_id).reveals_open == round_id
+
     def _reveal_due(self, log: TableLog | None = None) -> None:
         """Reveal each kept seed whose round's reveals are open, as ``log`` (else the table's
         chain, fetched up to now) shows them; forget one whose round went on without it."""
@@ -691,13 +729,36 @@ class SeatClient:
         round_id: str | None,
         idempotency_key: str | None,
     ) -> Any:
-        """POST this seat's command ``kind`` of ``data`` as ``body``, signed by a keyed seat;
-        check the receipts, and that the first records the command as signed."""
+        """POST this seat's command ``kind`` of ``data`` as ``body`` (``_send``), signed
+        again once after each refusal ``_recover`` can mend."""
+        key = idempotency_key or new_idempotency_key()  # a refusal keeps nothing under it
+        mended: set[str] = set()
+        while True:
+            try:
+                return self._send(path, kind, data, body, round_id=round_id, idempotency_key=key)
+            except ServerRefusedError as e:
+                if e.code in mended or not self._recover(e):
+                    raise
+                mended.add(e.code)
+
+    def _send(
+        self,
+        path: str,
+        kind: str,
+        data: dict[str, Any],
+        body: dict[str, Any],
+        *,
+        round_id: str | None,
+        idempotency_key: str,
+    ) -> Any:
+        """POST the command, signed by a keyed seat after the chain's head as this client
+        knows it; check the receipts, and that the first records the command as signed."""
         n = self.n + 1
         signed = None
         if self.key is not None:
+            after = self.client.log(self.table_id).after
             sent = statements.signed_data(
-                self.key, self.table_id, round_id, self.seat, n=n, kind=kind, data=data
+                self.key, self.table_id, round_id, self.seat, n=n, after=after, kind=kind, data=data
             )
             signed = sent[SIGNATURE]
             body = {**body, SIGNATURE: signed}
@@ -717,6 +778,22 @@ class SeatClient:
                 f"the receipt of {kind} does not log the statement seat {self.seat} signed"
             )
         return reply
+
+    def _recover(self, refusal: ServerRefusedError) -> bool:
+        """Whether a keyed seat's refused statement may be signed again, mended: after the
+        head once the chain is caught up on (``signature_stale``), or above the last n the
+        service names (``signature_replayed``)."""
+        if self.key is None:
+            return False
+        if refusal.code == "signature_stale":
+            self.client.sync(self.table_id)
+            return True
+        details = refusal.details if isinstance(refusal.details, dict) else {}
+        last_n = details.get("last_n")
+        if refusal.code == "signature_replayed" and type(last_n) is int and last_n > self.n:
+            self.n = last_n
+            return True
+        return False
 
     def _post(self, path: str, body: Any, idempotency_key: str | None) -> Any:
         headers = {

@@ -6,7 +6,12 @@ Every error response has the same body: {"error": {"code", "message", "details"}
 from typing import Any
 
 from fairdeal.api.storage import CommitOutcomeUnknownError, StorageUnavailableError
-from fairdeal.errors import FairdealError, GameError, SignatureReplayedError
+from fairdeal.errors import (
+    FairdealError,
+    GameError,
+    SignatureReplayedError,
+    SignatureStaleError,
+)
 
 RETRY_AFTER_S = 1  # what a 503 asks the client to wait before sending the request again
 
@@ -128,6 +133,18 @@ class StatementReplayedError(SignatureReplayedError):
         return f"seat {seat}'s statements are numbered above {last_n}"
 
 
+class StatementStaleError(SignatureStaleError):
+    """signature_stale, with the table's ``head`` {seq, hash}: what a statement signed now
+    names as the log its seat saw."""
+
+    def __init__(self, message: str, head: dict[str, Any]) -> None:
+        super().__init__(message, head)  # both, so that it pickles
+        self.details = {"head": head}
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 # Game refusals: conflicts with the table's state are 409; amounts out of bounds and a seed
 # that does not open its commitment are 422. A seat's command without the signature its key
 # asks for, with one that does not verify, or with one where the seat has no key is 403:
@@ -144,7 +161,9 @@ _GAME_STATUS = {
 
 
 def from_game(error: GameError) -> ApiError:
-    details = error.details if isinstance(error, StatementReplayedError) else None
+    details = None
+    if isinstance(error, (StatementReplayedError, StatementStaleError)):
+        details = error.details  # what the seat signs after, or above
     api_error = ApiError(str(error), details)
     api_error.status = _GAME_STATUS.get(error.code, 409)
     api_error.code = error.code

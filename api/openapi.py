@@ -57,7 +57,8 @@ _ERRORS: dict[int, tuple[str, str]] = {
         "token_invalid (not a seat token of this table: never was, or its seat "
         "was vacated), operator_only (not the operator token), or a seat's signature refused: "
         "signature_missing (the seat bound a key and the command carries no signed), "
-        "signature_invalid (not the seat's signature over this command's statement) or "
+        "signature_invalid (not the seat's signature over this command's statement, or one "
+        "made after an event that is not the table's: another log) or "
         "signature_unexpected (signed from a keyless seat).",
     ),
     404: (
@@ -69,7 +70,9 @@ _ERRORS: dict[int, tuple[str, str]] = {
         "Conflict",
         "The table's or the log's state refuses the request: a rule of the game "
         "(illegal_action, out_of_turn, round_sealed, not_due), signature_replayed (signed.n "
-        "not above the seat's last: details.last_n), round_not_current, "
+        "not above the seat's last: details.last_n), signature_stale (signed.after older than "
+        "the table takes: look again and sign after details.head {seq, hash}, the same n "
+        "will do), round_not_current, "
         "round_not_finished, table_full, idempotency_key_reused, or conflict (a tree size out "
         "of range).",
     ),

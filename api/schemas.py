@@ -55,6 +55,15 @@ class _KeyBesideJoin(StrictSchema):
             raise ValidationError("the seat's key goes in key, beside join", "join")
 
 
+class AfterSchema(StrictSchema):
+    """The event of the table's chain a seat's statement was made after (SPEC 6.7)."""
+
+    seq = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=2**53 - 1))
+    hash = fields.String(
+        required=True, validate=_HEX64, metadata={"description": "64 lowercase hex"}
+    )
+
+
 class SignedSchema(StrictSchema):
     """A keyed seat's signature over its command's statement (SPEC 6.7)."""
 
@@ -63,6 +72,16 @@ class SignedSchema(StrictSchema):
         strict=True,
         validate=validate.Range(min=1, max=MAX_N),
         metadata={"description": "above every n this seat signed before"},
+    )
+    after = fields.Nested(
+        AfterSchema,
+        required=True,
+        metadata={
+            "description": "the table's head {seq, hash} when the seat last looked (the `head` "
+            "of GET /v1/tables/T): at rest the latest, in a round any event from the one before "
+            "the round's table_state on; a reveal names seeds_committed or later. Older: 409 "
+            "signature_stale; not the chain's event there: 403 signature_invalid"
+        },
     )
     signature = fields.String(
         required=True,

@@ -1,10 +1,11 @@
 """``fairdeal keygen``, ``sign`` and ``commit``: a seat's key and statements for a client
 with no key library of its own (curl, a quick script). They need the core alone.
 
-``sign`` prints the JSON body to send, the command's data with ``signed`` {n, signature}
-beside them, as each route takes it: a seed or commitment (POST /v1/rounds/R/seeds), the
-creator's decision on a joiner (POST /v1/tables/T/seats/S/decision), any other command as
-an action (POST /v1/rounds/R/actions in a round, /v1/tables/T/actions outside one).
+``sign`` prints the JSON body to send, the command's data with ``signed`` {n, after,
+signature} beside them, as each route takes it: a seed or commitment (POST
+/v1/rounds/R/seeds), the creator's decision on a joiner (POST
+/v1/tables/T/seats/S/decision), any other command as an action (POST /v1/rounds/R/actions
+in a round, /v1/tables/T/actions outside one).
 """
 
 import argparse
@@ -20,7 +21,13 @@ from fairdeal import randomness, statements
 from fairdeal.api.private_files import FILE_MODE
 from fairdeal.errors import FairdealError
 from fairdeal.keys import load_private_key, private_key_pem
-from fairdeal.protocol import CLIENT_SEED, JOINER_ACCEPTED, JOINER_REJECTED, SEED_COMMITMENT
+from fairdeal.protocol import (
+    CLIENT_SEED,
+    JOINER_ACCEPTED,
+    JOINER_REJECTED,
+    SEED_COMMITMENT,
+    is_hex64,
+)
 
 USAGE_ERROR = 2
 SEED_BODIES = (CLIENT_SEED, SEED_COMMITMENT)
@@ -42,8 +49,11 @@ def add_commands(commands: Any) -> None:
         "sign",
         help="print a seat's command, signed, as the JSON body to send",
         description="Sign a keyed seat's command (SPEC 6.7) and print the body to POST: the "
-        "command's data with `signed` {n, signature}. n must be above every n the seat "
-        "signed before (1 for its first command).",
+        "command's data with `signed` {n, after, signature}. n must be above every n the seat "
+        "signed before (1 for its first command). The statement is made after the table's "
+        "head as the seat last looked at it: the `head` {seq, hash} of GET /v1/tables/T, read "
+        "just before (a table at rest takes only its latest head; 409 signature_stale: look "
+        "again and sign again, with the same n).",
     )
     sign.add_argument("--key", required=True, type=Path, help="the seat's key file; required")
     sign.add_argument("--table", required=True, help="the table's id; required")
@@ -55,6 +65,20 @@ def add_commands(commands: Any) -> None:
     sign.add_argument("--seat", required=True, type=_natural, help="the seat's number; required")
     sign.add_argument(
         "--n", required=True, type=_positive, help="the statement's number, from 1; required"
+    )
+    sign.add_argument(
+        "--after-seq",
+        required=True,
+        metavar="SEQ",
+        type=_natural,
+        help="the seq of the table's head the seat saw (head.seq of GET /v1/tables/T); required",
+    )
+    sign.add_argument(
+        "--after-hash",
+        required=True,
+        metavar="HASH",
+        type=_hex64,
+        help="that head's hash, 64 lowercase hex (head.hash); required",
     )
     sign.add_argument(
         "--type",
@@ -101,8 +125,16 @@ def run_sign(args: argparse.Namespace) -> int:
         key = load_private_key(args.key.read_bytes())
     except (OSError, FairdealError) as e:
         return _fail(f"--key {args.key}: {e}")
+    after = {"seq": args.after_seq, "hash": args.after_hash}
     sent = statements.signed_data(
-        key, args.table, args.round, args.seat, n=args.n, kind=args.kind, data=args.data
+        key,
+        args.table,
+        args.round,
+        args.seat,
+        n=args.n,
+        after=after,
+        kind=args.kind,
+        data=args.data,
     )
     print(json.dumps(body(args.kind, sent)))
     return 0
@@ -147,6 +179,12 @@ def _positive(text: str) -> int:
     if not 0 < value <= statements.MAX_N:
         raise argparse.ArgumentTypeError(f"must be 1 to {statements.MAX_N}")
     return value
+
+
+def _hex64(text: str) -> str:
+    if not is_hex64(text):
+        raise argparse.ArgumentTypeError("not 64 lowercase hex digits")
+    return text
 
 
 def _json_object(text: str) -> dict[str, Any]:

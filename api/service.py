@@ -24,6 +24,7 @@ from fairdeal.api.errors import (
     OverLimitError,
     RoundNotCurrentError,
     StatementReplayedError,
+    StatementStaleError,
     TableFullError,
     UnauthorizedError,
     from_core,
@@ -34,8 +35,14 @@ from fairdeal.api.publishing import Publisher, known_round
 from fairdeal.api.storage import IdempotencyRow, Reader, Store, Transaction
 from fairdeal.api.tokens import new_token, token_hash
 from fairdeal.api.transparency import TransparencyLog
-from fairdeal.errors import FairdealError, GameError, OutOfTurnError, SignatureReplayedError
-from fairdeal.events import Event, SignedEvent, concerned_seat, seat_actor
+from fairdeal.errors import (
+    FairdealError,
+    GameError,
+    OutOfTurnError,
+    SignatureReplayedError,
+    SignatureStaleError,
+)
+from fairdeal.events import ChainHead, Event, SignedEvent, concerned_seat, seat_actor
 from fairdeal.games import registry
 from fairdeal.games.base import AnyGame, Command
 from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, SEAT_JOINED, SEAT_LEFT, SERVER
@@ -147,7 +154,7 @@ class Service:
         idempotency: Idempotency | None = None,
     ) -> dict[str, Any]:
         """A seat's command (an action, a seed, a decision) on its table; ``data`` carry
-        its ``signed`` {n, signature} if the seat has a key."""
+        its ``signed`` {n, after, signature} if the seat has a key."""
         self._check_amounts({name: value for name, value in data.items() if name != SIGNATURE})
 
         def run_seat_command(txn: Transaction, live: Live, now: int) -> tuple[Live, dict[str, Any]]:
@@ -161,6 +168,8 @@ class Service:
                 live, receipts = self._run(txn, live, command)
             except SignatureReplayedError:
                 raise StatementReplayedError(seat, live.table.seats[seat].n) from None
+            except SignatureStaleError as e:
+                raise StatementStaleError(str(e), _named(live.table.head)) from None
             return live, {"events": receipts}
 
         return self._write_table(table_id, run_seat_command, idempotency)
@@ -205,7 +214,7 @@ class Service:
             "game": live.table.game.name,
             "seat": seat,
             "current_round": live.current_round,
-            "head": {"seq": head.next_seq - 1, "hash": head.prev},
+            "head": _named(head),
             "legal_actions": self._legal(due, seat, secret),
             "view": due.table.game.view_for(due.table.state, seat, secret),
         }
@@ -440,6 +449,11 @@ def _ignore(event_type: str) -> None:
 def _nothing_more(txn: Transaction, live: Live, now: int) -> tuple[Live, None]:
     """The sweeper's change: none beyond the passed deadlines every write applies first."""
     return live, None
+
+
+def _named(head: ChainHead) -> dict[str, Any]:
+    """A chain's last event as a seat's statement names it (``after``): {seq, hash}."""
+    return {"seq": head.next_seq - 1, "hash": head.prev}
 
 
 def _keyed(join: Mapping[str, Any], key: str | None) -> Mapping[str, Any]:

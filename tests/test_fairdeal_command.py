@@ -125,35 +125,44 @@ def test_a_core_only_install_makes_a_seat_key_and_signs_with_it(tmp_path: Path) 
     assert re.fullmatch(r"[0-9a-f]{64}", public_key)
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     where = ["--table", "t0123456789abcdef", "--round", "t0123456789abcdef.1", "--seat", "1"]
-    signed = fairdeal("sign", "--key", str(key_file), *where, "--n", "3", "--type", "bet",
-                      '{"amount": 5}', core_only=True)  # fmt: skip
+    after = {"seq": 7, "hash": "ab" * 32}
+    seen = ["--after-seq", "7", "--after-hash", after["hash"]]
+    signed = fairdeal("sign", "--key", str(key_file), *where, *seen, "--n", "3", "--type",
+                      "bet", '{"amount": 5}', core_only=True)  # fmt: skip
     assert signed.returncode == 0, signed.stderr
     body = json.loads(signed.stdout)
     assert body["type"] == "bet" and body["data"] == {"amount": 5}
     message = statements.statement(
-        "t0123456789abcdef", "t0123456789abcdef.1", 1, n=3, kind="bet", data={"amount": 5}
-    )
-    assert body["signed"]["n"] == 3
+        "t0123456789abcdef", "t0123456789abcdef.1", 1, n=3, after=after, kind="bet",
+        data={"amount": 5},
+    )  # fmt: skip
+    assert (body["signed"]["n"], body["signed"]["after"]) == (3, after)
     assert statements.verifies(public_key, message, body["signed"]["signature"])
     committed = fairdeal("commit", "--round", "r.1", "--seat", "0", "my seed", core_only=True)
     expected = randomness.client_seed_commitment("r.1", 0, "my seed").hex()
     assert (committed.returncode, committed.stdout) == (0, expected + "\n")
 
 
+SIGN_AT = ["--table", "t", "--seat", "0", "--after-seq", "0", "--after-hash", "ab" * 32]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["keygen", "--out", "{taken}"], "a key file is never overwritten"),
-        (["sign", "--key", "{missing}", "--table", "t", "--seat", "0", "--n", "1", "--type",
-          "stand"], "--key"),
-        (["sign", "--key", "{taken}", "--table", "t", "--seat", "0", "--n", "0", "--type",
-          "stand"], "--n: must be 1 to"),
+        (["sign", "--key", "{missing}", *SIGN_AT, "--n", "1", "--type", "stand"], "--key"),
+        (["sign", "--key", "{taken}", *SIGN_AT, "--n", "0", "--type", "stand"],
+         "--n: must be 1 to"),
+        (["sign", "--key", "{taken}", *SIGN_AT, "--n", "1", "--type", "stand", "[1]"],
+         "not a JSON object"),
         (["sign", "--key", "{taken}", "--table", "t", "--seat", "0", "--n", "1", "--type",
-          "stand", "[1]"], "not a JSON object"),
+          "stand"], "--after-seq, --after-hash"),
+        (["sign", "--key", "{taken}", *SIGN_AT[:-1], "AB" * 32, "--n", "1", "--type",
+          "stand"], "--after-hash: not 64 lowercase hex"),
         (["commit", "--round", "r.1", "--seat", "0", "caf\u00e9"], "SEED"),
     ],
     ids=["a key file already there", "no key file", "n of 0", "data not an object",
-         "a seed not printable ASCII"],
+         "no head named", "a head hash in capitals", "a seed not printable ASCII"],
 )  # fmt: skip
 def test_a_bad_signing_argument_is_refused_in_one_line(
     tmp_path: Path, args: list[str], message: str

@@ -48,6 +48,13 @@ def head_seq(url: str, table_id: str) -> int:
     return int(events_of(url, table_id)[-1]["event"]["seq"])
 
 
+def head_of(url: str, table_id: str) -> dict[str, Any]:
+    """The table's head {seq, hash} as its view shows it: what a statement signed now names."""
+    reply = raw(url, "GET", f"/v1/tables/{table_id}")
+    assert reply.status == 200, reply.text
+    return dict(reply.json["head"])
+
+
 def types_of(events: list[dict[str, Any]]) -> list[str]:
     return [e["event"]["type"] for e in events]
 

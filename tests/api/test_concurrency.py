@@ -48,8 +48,8 @@ def _racer(server: Server, game: Toto21Table, seat: int, rng: random.Random) -> 
             if current is None or current["revealed"]:
                 me.open_round()
             elif not current["sealed"]:
-                if seat not in current["seeded"]:
-                    me.seed(current["id"])
+                if seat not in current["seeded"] + current["committed"]:
+                    me.seed(current["id"])  # a committed seed is revealed by a view once due
             elif current["turn"] == seat:
                 mine_total = sum(1 for c in current["cards"] if c["seat"] == seat)
                 hit = "hit" in view["legal_actions"] and mine_total < 3 and rng.random() < 0.7

@@ -1,6 +1,8 @@
 """Idempotency-Key: a retried request is answered with the first answer and written once."""
 
-from fairdeal.api.client import Response
+import pytest
+
+from fairdeal.api.client import Response, ServerRefusedError
 from tests.api.bots import (
     error_of,
     head_seq,
@@ -35,12 +37,19 @@ def test_a_retried_action_returns_the_same_receipt_and_is_logged_once(server: Se
     assert head_seq(server.url, table_id) == before + len(first.json["events"])
 
 
-def test_the_sdk_retries_with_a_key_and_checks_the_replayed_receipt(server: Server) -> None:
+def test_an_applied_command_sent_again_after_a_restart_is_refused_not_applied_twice(
+    server: Server,
+) -> None:
     game, round_id, state = toto21_at_move(server.url, keyless=False)
     seat = game.seats[state["turn"]]
-    first = seat.act(round_id, "stand", idempotency_key="sdk-stand")
-    seat.n -= 1  # as a program restarted before the answer came: the same statement again
-    assert seat.act(round_id, "stand", idempotency_key="sdk-stand") == first
+    seat.act(round_id, "stand", idempotency_key="sdk-stand")
+    before = head_seq(server.url, game.table_id)
+    seat.n -= 1  # as a program restarted before the answer came: the same command again,
+    # whose statement now names the head its first copy moved on
+    with pytest.raises(ServerRefusedError) as refused:
+        seat.act(round_id, "stand", idempotency_key="sdk-stand")
+    assert refused.value.code == "idempotency_key_reused"
+    assert head_seq(server.url, game.table_id) == before
 
 
 def test_a_retried_round_opening_opens_one_round(server: Server) -> None:

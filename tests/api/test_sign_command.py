@@ -3,6 +3,7 @@
 curl user does, against a real service; its round verifies offline."""
 
 import json
+import secrets
 import stat
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from tests.api.bots import error_of, raw
 from tests.api.conftest import Server
 from tests.commands import run_python
 
-SEEDS = {0: "alice's own randomness", 1: "bob's too"}
+SEEDS = {seat: secrets.token_hex(16) for seat in (0, 1)}  # a guessable seed keeps no secret
 
 
 def fairdeal(*args: str) -> str:
@@ -31,12 +32,15 @@ class CurlSeat:
         self.table, self.token = "", ""
 
     def sign(self, kind: str, data: dict[str, Any], round_id: str | None = None) -> Any:
-        """The body to send, as ``fairdeal sign`` prints it, at the seat's next n."""
+        """The body to send, as ``fairdeal sign`` prints it, at the seat's next n, after
+        the table's head as its view shows it now."""
         self.n += 1
+        head = raw(self.url, "GET", f"/v1/tables/{self.table}").json["head"]
         where = ["--round", round_id] if round_id else []
         identity = ["--key", str(self.key), "--table", self.table, "--seat", str(self.seat)]
+        after = ["--after-seq", str(head["seq"]), "--after-hash", head["hash"]]
         statement = ["--n", str(self.n), "--type", kind, json.dumps(data)]
-        return json.loads(fairdeal("sign", *identity, *where, *statement))
+        return json.loads(fairdeal("sign", *identity, *where, *after, *statement))
 
     def post(self, path: str, body: Any) -> Any:
         reply = raw(self.url, "POST", path, body, token=self.token)

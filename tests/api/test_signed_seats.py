@@ -16,6 +16,7 @@ from tests.api.bots import (
     BotTable,
     error_of,
     events_of,
+    head_of,
     head_seq,
     kvitlach_table,
     of_type,
@@ -49,6 +50,7 @@ def _signed_by_their_seats(server: Server, game: BotTable) -> None:
             event["round"],
             seat,
             n=signed["n"],
+            after=signed["after"],
             kind=event["type"],
             data=signed["data"],
         )
@@ -98,8 +100,9 @@ class Seated:
         return self.seats[seat].token
 
     def signed(self, seat: int, kind: str, data: dict[str, Any], **changes: Any) -> Any:
-        """The seat's ``signed`` {n, signature} over ``kind`` of ``data`` in this round,
-        at its next n; ``changes`` alter what is signed (another table, round, n, key)."""
+        """The seat's ``signed`` {n, after, signature} over ``kind`` of ``data`` in this
+        round, at its next n, after the table's head; ``changes`` alter what is signed
+        (another table, round, n, head, key)."""
         holder = self.seats[seat]
         key = changes.pop("key", holder.key)
         statement = {
@@ -108,12 +111,14 @@ class Seated:
             "n": holder.n + 1,
             **changes,
         }
+        after = statement.get("after") or head_of(self.url, self.table_id)
         sent = statements.signed_data(
             key,
             statement["table"],
             statement["round_id"],
             seat,
             n=statement["n"],
+            after=after,
             kind=kind,
             data=data,
         )
@@ -129,6 +134,16 @@ def seated(server: Server) -> Seated:
 
 def _commitment(seated: Seated, seat: int, seed: str) -> str:
     return randomness.client_seed_commitment(seated.round_id, seat, seed).hex()
+
+
+def _forked(seated: Seated) -> dict[str, Any]:
+    """The head's seq, with a hash no event of this table has: another log's event there."""
+    return {**head_of(seated.url, seated.table_id), "hash": "0f" * 32}
+
+
+def _before_table_state(seated: Seated) -> dict[str, Any]:
+    """table_created, older than the event before the round's table_state."""
+    return {"seq": 0, "hash": events_of(seated.url, seated.table_id)[0]["hash"]}
 
 
 def _seeds(seated: Seated) -> str:
@@ -184,6 +199,28 @@ HOSTILE: dict[str, tuple[int, str, Request]] = {
         "signature_invalid",
         _post(_seeds, lambda s: _commit_body(s, 1, "x", n=9), seat=0),
     ),
+    "a statement made after another log's event (the head's seq, another hash) is "
+    "signature_invalid": (
+        403,
+        "signature_invalid",
+        _post(_seeds, lambda s: _commit_body(s, 0, "x", after=_forked(s))),
+    ),
+    "a statement made after an event older than the last table_state is signature_stale": (
+        409,
+        "signature_stale",
+        _post(_seeds, lambda s: _commit_body(s, 0, "x", after=_before_table_state(s))),
+    ),
+    "a statement without the event it was made after is invalid_input": (
+        422,
+        "invalid_input",
+        _post(
+            _seeds,
+            lambda s: {
+                **_commit_body(s, 0, "x"),
+                "signed": {**_commit_body(s, 0, "x")["signed"], "after": {"seq": 1}},
+            },
+        ),
+    ),
     "a statement numbered at the seat's last n is signature_replayed": (
         409,
         "signature_replayed",
@@ -194,7 +231,10 @@ HOSTILE: dict[str, tuple[int, str, Request]] = {
         "invalid_input",
         _post(
             _seeds,
-            lambda s: {**_commit_body(s, 0, "x"), "signed": {"n": 9, "signature": "zz"}},
+            lambda s: {
+                **_commit_body(s, 0, "x"),
+                "signed": {**_commit_body(s, 0, "x")["signed"], "signature": "zz"},
+            },
         ),
     ),
     "a statement number of 0 is invalid_input": (
@@ -281,8 +321,9 @@ def test_a_signature_from_a_keyless_seat_is_signature_unexpected(server: Server)
     before = head_seq(server.url, game.table_id)
     stranger = Ed25519PrivateKey.generate()
     data = {"seed": "mine"}
-    sent = statements.signed_data(stranger, game.table_id, round_id, 0, n=1, kind="client_seed",
-                                  data=data)  # fmt: skip
+    after = head_of(server.url, game.table_id)
+    sent = statements.signed_data(stranger, game.table_id, round_id, 0, n=1, after=after,
+                                  kind="client_seed", data=data)  # fmt: skip
     path = f"/v1/rounds/{round_id}/seeds"
     reply = raw(server.url, "POST", path, sent, token=game.seats[0].token)
     assert (reply.status, error_of(reply)["code"]) == (403, "signature_unexpected")
