@@ -114,7 +114,7 @@ def service() -> Service:
 
 
 @tables.route("/tables", methods=["POST"])
-@tables.arguments(schemas.CreateTableSchema)
+@tables.arguments(schemas.CreateTableSchema())
 @tables.response(201, schemas.SeatSchema)
 @tables.doc(responses={201: {"links": schemas.TABLE_LINKS}})
 @documented(tables, PUBLIC, 400, 409, 413, 422)
@@ -136,7 +136,7 @@ def get_table(table_id: str) -> dict[str, Any]:
 
 
 @tables.route("/tables/<table_id>/events", methods=["GET"], parameters=[schemas.TABLE_ID])
-@tables.arguments(schemas.EventsQuerySchema, location="query")
+@tables.arguments(schemas.EventsQuerySchema(), location="query")
 @tables.response(200, schemas.EventPageSchema)
 @documented(tables, PUBLIC, 404, 422)
 def get_table_events(query: dict[str, Any], table_id: str) -> dict[str, Any]:
@@ -148,7 +148,7 @@ def get_table_events(query: dict[str, Any], table_id: str) -> dict[str, Any]:
 
 
 @tables.route("/tables/<table_id>/bundle", methods=["GET"], parameters=[schemas.TABLE_ID])
-@tables.arguments(schemas.TableBundleQuerySchema, location="query")
+@tables.arguments(schemas.TableBundleQuerySchema(), location="query")
 @tables.response(200, schemas.BundleSchema)
 @documented(tables, PUBLIC, 404, 422)
 def get_table_bundle(query: dict[str, Any], table_id: str) -> dict[str, Any]:
@@ -161,7 +161,7 @@ def get_table_bundle(query: dict[str, Any], table_id: str) -> dict[str, Any]:
 
 
 @tables.route("/tables/<table_id>/seats", methods=["POST"], parameters=[schemas.TABLE_ID])
-@tables.arguments(schemas.JoinSchema)
+@tables.arguments(schemas.JoinSchema())
 @tables.response(201, schemas.SeatSchema)
 @documented(tables, PUBLIC, 400, 404, 409, 413, 422)
 def join_table(body: dict[str, Any], table_id: str) -> dict[str, Any]:
@@ -175,7 +175,7 @@ def join_table(body: dict[str, Any], table_id: str) -> dict[str, Any]:
     methods=["POST"],
     parameters=[schemas.TABLE_ID, schemas.SEAT_PARAMETER],
 )
-@tables.arguments(schemas.DecisionSchema)
+@tables.arguments(schemas.DecisionSchema())
 @tables.response(200, schemas.EventsSchema)
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def decide_joiner(body: dict[str, Any], table_id: str, seat: int) -> dict[str, Any]:
@@ -185,7 +185,7 @@ def decide_joiner(body: dict[str, Any], table_id: str, seat: int) -> dict[str, A
 
 
 @tables.route("/tables/<table_id>/actions", methods=["POST"], parameters=[schemas.TABLE_ID])
-@tables.arguments(schemas.ActionSchema)
+@tables.arguments(schemas.ActionSchema())
 @tables.response(200, schemas.EventsSchema)
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def table_action(body: dict[str, Any], table_id: str) -> dict[str, Any]:
@@ -203,7 +203,7 @@ def open_round(table_id: str) -> dict[str, Any]:
 
 
 @tables.route("/rounds/<round_id>/seeds", methods=["POST"], parameters=[schemas.ROUND_ID])
-@tables.arguments(schemas.SeedSchema)
+@tables.arguments(schemas.SeedSchema())
 @tables.response(200, schemas.EventsSchema)
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def add_seed(body: dict[str, Any], round_id: str) -> dict[str, Any]:
@@ -222,7 +222,7 @@ def add_seed(body: dict[str, Any], round_id: str) -> dict[str, Any]:
 
 
 @tables.route("/rounds/<round_id>/actions", methods=["POST"], parameters=[schemas.ROUND_ID])
-@tables.arguments(schemas.ActionSchema)
+@tables.arguments(schemas.ActionSchema())
 @tables.response(200, schemas.EventsSchema)
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def round_action(body: dict[str, Any], round_id: str) -> dict[str, Any]:
@@ -241,7 +241,7 @@ def get_round(round_id: str) -> dict[str, Any]:
 
 
 @tables.route("/rounds/<round_id>/events", methods=["GET"], parameters=[schemas.ROUND_ID])
-@tables.arguments(schemas.EventsQuerySchema, location="query")
+@tables.arguments(schemas.EventsQuerySchema(), location="query")
 @tables.response(200, schemas.EventPageSchema)
 @documented(tables, PUBLIC, 404, 422)
 def get_round_events(query: dict[str, Any], round_id: str) -> dict[str, Any]:
@@ -272,7 +272,7 @@ def get_checkpoint() -> dict[str, Any]:
 
 
 @logs.route("/log/inclusion", methods=["GET"])
-@logs.arguments(schemas.InclusionQuerySchema, location="query")
+@logs.arguments(schemas.InclusionQuerySchema(), location="query")
 @logs.response(200, schemas.InclusionSchema)
 @documented(logs, PUBLIC, 404, 409, 422)
 def get_inclusion(query: dict[str, Any]) -> dict[str, Any]:
@@ -288,7 +288,7 @@ def get_inclusion(query: dict[str, Any]) -> dict[str, Any]:
 
 
 @logs.route("/log/consistency", methods=["GET"])
-@logs.arguments(schemas.ConsistencyQuerySchema, location="query")
+@logs.arguments(schemas.ConsistencyQuerySchema(), location="query")
 @logs.response(200, schemas.ConsistencySchema)
 @documented(logs, PUBLIC, 409, 422)
 def get_consistency(query: dict[str, Any]) -> dict[str, Any]:
@@ -308,7 +308,7 @@ def get_keys() -> dict[str, Any]:
 
 
 @logs.route("/export", methods=["GET"])
-@logs.arguments(schemas.ExportQuerySchema, location="query")
+@logs.arguments(schemas.ExportQuerySchema(), location="query")
 @logs.response(200, schemas.EXPORT_LINES, content_type="application/jsonl")
 @documented(logs, OPERATOR, 404, 422)
 def export(query: dict[str, Any]) -> Response:
