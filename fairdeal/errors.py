@@ -99,6 +99,11 @@ class CommitmentError(IllegalActionError):
     code = "commitment_mismatch"
 
 
+class SeatKeyError(IllegalActionError):
+    """A key a seat may not bind: not 64 lowercase hex, or not strong (SPEC 6.7). Refused
+    as any illegal action; the verifier names it apart (``sig.seat_key``)."""
+
+
 class SeatSignatureError(IllegalActionError):
     """A seat's command whose statement signature is missing, wrong or used before (SPEC
     6.7). ``code`` tells which; the verifier reports each under its own finding code."""

@@ -26,6 +26,7 @@ from fairdeal.canonical import canonical_bytes
 from fairdeal.errors import (
     EventSchemaError,
     IllegalActionError,
+    SeatKeyError,
     SeatSignatureError,
     SignatureMissingError,
     SignatureReplayedError,
@@ -177,7 +178,7 @@ def admit(
     if command.type == SEAT_JOINED:
         key = data.get(KEY)
         if key is not None and not (is_hex64(key) and is_strong_key(key)):
-            raise IllegalActionError(
+            raise SeatKeyError(
                 "key is a 64-hex Ed25519 public key of a point of large order, or null"
             )
         return replace(command, data=_without(data, KEY)), {KEY: key}

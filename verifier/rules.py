@@ -20,13 +20,14 @@ from fairdeal.errors import (
     GameError,
     OptionsError,
     ReplayMismatchError,
+    SeatKeyError,
     StateMismatchError,
 )
 from fairdeal.events import Event
 from fairdeal.games import registry
 from fairdeal.games.base import AnyGame
-from fairdeal.protocol import SEAT_JOINED, SERVER, is_hex64
-from fairdeal.statements import KEY, NOTHING_SEEN, SIGNED, is_strong_key
+from fairdeal.protocol import SERVER
+from fairdeal.statements import NOTHING_SEEN, SIGNED
 from fairdeal.table import CREATED, SEAT_KEYS, Replayed, runs, started, started_at
 from fairdeal.verifier.findings import CODES, Finding
 
@@ -138,7 +139,7 @@ def _refused(event: Event, error: GameError) -> Finding:
 def _refusal_code(event: Event, error: GameError) -> str:
     if error.code in _SEAT_SIGNATURES:
         return _SEAT_SIGNATURES[error.code]
-    if _binds_no_key(event):
+    if isinstance(error, SeatKeyError):
         return "sig.seat_key"
     code = f"rules.{error.code}"
     if event.actor == SERVER and code not in ("rules.not_due", "rules.invalid_options"):
@@ -146,14 +147,6 @@ def _refusal_code(event: Event, error: GameError) -> str:
     if code not in CODES:
         code = "rules.illegal_action" if event.actor != SERVER else "rules.server_refused"
     return code
-
-
-def _binds_no_key(event: Event) -> bool:
-    """A version-2 seat_joined whose key is neither null nor a strong Ed25519 public key
-    in 64 lowercase hex (SPEC 6.7), which the engine refuses to bind."""
-    key = event.data.get(KEY)
-    strong = key is None or (is_hex64(key) and is_strong_key(key))
-    return event.version >= SIGNED and event.type == SEAT_JOINED and not strong
 
 
 def _crashed(event: Event, error: Exception) -> Finding:
