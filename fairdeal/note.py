@@ -63,19 +63,24 @@ class CheckpointOriginError(NoteError):
     """A checkpoint from another log than the one expected."""
 
 
-def ed25519_key_id(name: str, public_key: bytes) -> bytes:
-    """SHA-256(name || 0x0A || 0x01 || 32-byte public key)[:4], as signed-note recommends."""
-    data = name.encode() + b"\n" + ED25519_TYPE + public_key
+def key_id(name: str, signature_type: bytes, public_key: bytes) -> bytes:
+    """SHA-256(name || 0x0A || type || public key)[:4]: signed-note's key ID for a type."""
+    data = name.encode() + b"\n" + signature_type + public_key
     return hashlib.sha256(data).digest()[:KEY_ID_SIZE]
 
 
-def _check_name(name: str, error: type[Exception]) -> None:
+def ed25519_key_id(name: str, public_key: bytes) -> bytes:
+    """SHA-256(name || 0x0A || 0x01 || 32-byte public key)[:4], as signed-note recommends."""
+    return key_id(name, ED25519_TYPE, public_key)
+
+
+def check_name(name: str, error: type[Exception]) -> None:
     # No spaces and no "+": names are delimited by both in lines and key strings.
     if not name or "+" in name or any(c.isspace() for c in name) or _CONTROL.search(name):
         raise error(f"bad key name {name!r}")
 
 
-def _b64decode(text: str, error: type[Exception]) -> bytes:
+def b64decode(text: str, error: type[Exception]) -> bytes:
     """Standard padded base64, canonical only (no stray characters or padding bits)."""
     try:
         raw = base64.b64decode(text.encode("ascii"), validate=True)
@@ -86,26 +91,26 @@ def _b64decode(text: str, error: type[Exception]) -> bytes:
     return raw
 
 
-def _b64encode(raw: bytes) -> str:
+def b64encode(raw: bytes) -> str:
     return base64.b64encode(raw).decode()
 
 
-def _raw_public(key: Ed25519PublicKey) -> bytes:
+def raw_public(key: Ed25519PublicKey) -> bytes:
     return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
-def _check_key_id(id_hex: str, key_id: bytes) -> None:
+def check_key_id(id_hex: str, key_id: bytes) -> None:
     if not _KEY_ID_HEX.fullmatch(id_hex):
         raise MalformedKeyError("a key ID is 8 lowercase hex digits")
     if not hmac.compare_digest(bytes.fromhex(id_hex), key_id):
         raise MalformedKeyError("the key ID does not match the key")
 
 
-def _typed_key(material: str) -> bytes:
-    """The 32 key bytes of base64(0x01 || key)."""
-    raw = _b64decode(material, MalformedKeyError)
-    if len(raw) != 1 + _ED25519_KEY_SIZE or raw[:1] != ED25519_TYPE:
-        raise MalformedKeyError("not an Ed25519 key")
+def typed_key(material: str, signature_type: bytes = ED25519_TYPE) -> bytes:
+    """The 32 key bytes of base64(type || key): type 0x01 for a note signer's key."""
+    raw = b64decode(material, MalformedKeyError)
+    if len(raw) != 1 + _ED25519_KEY_SIZE or raw[:1] != signature_type:
+        raise MalformedKeyError(f"not an Ed25519 key of signature type 0x{signature_type.hex()}")
     return raw[1:]
 
 
@@ -113,10 +118,10 @@ class NoteVerifier:
     """A trusted Ed25519 key under a name: checks note signatures."""
 
     def __init__(self, name: str, public_key: Ed25519PublicKey) -> None:
-        _check_name(name, ValueError)
+        check_name(name, ValueError)
         self.name = name
         self.public_key = public_key
-        self.key_id = ed25519_key_id(name, _raw_public(public_key))
+        self.key_id = ed25519_key_id(name, raw_public(public_key))
 
     @classmethod
     def from_key_string(cls, vkey: str) -> "NoteVerifier":
@@ -125,17 +130,17 @@ class NoteVerifier:
         if len(parts) != 3:
             raise MalformedKeyError("a verifier key is name+keyid+key")
         name, id_hex, material = parts
-        _check_name(name, MalformedKeyError)
+        check_name(name, MalformedKeyError)
         try:
-            key = Ed25519PublicKey.from_public_bytes(_typed_key(material))
+            key = Ed25519PublicKey.from_public_bytes(typed_key(material))
         except ValueError as exc:
             raise MalformedKeyError("not an Ed25519 public key") from exc
         verifier = cls(name, key)
-        _check_key_id(id_hex, verifier.key_id)
+        check_key_id(id_hex, verifier.key_id)
         return verifier
 
     def key_string(self) -> str:
-        material = _b64encode(ED25519_TYPE + _raw_public(self.public_key))
+        material = b64encode(ED25519_TYPE + raw_public(self.public_key))
         return f"{self.name}+{self.key_id.hex()}+{material}"
 
     def verify(self, message: bytes, signature: bytes) -> bool:
@@ -164,9 +169,9 @@ class NoteSigner:
         if len(parts) != 5 or parts[:2] != ["PRIVATE", "KEY"]:
             raise MalformedKeyError("a signer key is PRIVATE+KEY+name+keyid+key")
         _, _, name, id_hex, material = parts
-        _check_name(name, MalformedKeyError)
-        signer = cls(name, Ed25519PrivateKey.from_private_bytes(_typed_key(material)))
-        _check_key_id(id_hex, signer.key_id)
+        check_name(name, MalformedKeyError)
+        signer = cls(name, Ed25519PrivateKey.from_private_bytes(typed_key(material)))
+        check_key_id(id_hex, signer.key_id)
         return signer
 
     def verifier_key(self) -> str:
@@ -178,7 +183,7 @@ class NoteSigner:
             serialization.PrivateFormat.Raw,
             serialization.NoEncryption(),
         )
-        return f"PRIVATE+KEY+{self.name}+{self.key_id.hex()}+{_b64encode(ED25519_TYPE + seed)}"
+        return f"PRIVATE+KEY+{self.name}+{self.key_id.hex()}+{b64encode(ED25519_TYPE + seed)}"
 
     def sign(self, message: bytes) -> bytes:
         """The bare 64-byte Ed25519 signature (no key ID)."""
@@ -220,14 +225,14 @@ def sign_note(body: str, signers: Sequence[NoteSigner]) -> str:
     if not body.endswith("\n"):
         raise MalformedNoteError("a note body ends with a newline")
     message = _note_bytes(body, MalformedNoteError)
-    lines = [_signature_line(s.name, s.key_id + s.sign(message)) for s in signers]
+    lines = [signature_line(s.name, s.key_id + s.sign(message)) for s in signers]
     note = body + "\n" + "".join(lines)
     _note_bytes(note, MalformedNoteError)
     return note
 
 
-def _signature_line(name: str, blob: bytes) -> str:
-    return f"{_SIG_PREFIX}{name} {_b64encode(blob)}\n"
+def signature_line(name: str, blob: bytes) -> str:
+    return f"{_SIG_PREFIX}{name} {b64encode(blob)}\n"
 
 
 def read_note(note: str | bytes) -> tuple[str, list[tuple[str, bytes, bytes]]]:
@@ -236,7 +241,7 @@ def read_note(note: str | bytes) -> tuple[str, list[tuple[str, bytes, bytes]]]:
     text = _as_text(note)
     _note_bytes(text, MalformedNoteError)
     body, block = _split_note(text)
-    return body, [_parse_signature_line(line) for line in _signature_lines(block)]
+    return body, [parse_signature_line(line) for line in _signature_lines(block)]
 
 
 def open_note(note: str | bytes, verifiers: Iterable[NoteVerifier]) -> tuple[str, list[str]]:
@@ -269,7 +274,7 @@ def _signature_lines(block: str) -> list[str]:
     return lines
 
 
-def _parse_signature_line(line: str) -> tuple[str, bytes, bytes]:
+def parse_signature_line(line: str) -> tuple[str, bytes, bytes]:
     """(key name, key ID, signature) of "\u2014 <name> <base64>"."""
     if not line.startswith(_SIG_PREFIX):
         raise MalformedNoteError("a signature line starts with an em dash and a space")
@@ -277,8 +282,8 @@ def _parse_signature_line(line: str) -> tuple[str, bytes, bytes]:
     if len(fields) != 2:
         raise MalformedNoteError("a signature line is a name and a base64 signature")
     name, material = fields
-    _check_name(name, MalformedNoteError)
-    blob = _b64decode(material, MalformedNoteError)
+    check_name(name, MalformedNoteError)
+    blob = b64decode(material, MalformedNoteError)
     if len(blob) <= KEY_ID_SIZE:
         raise MalformedNoteError("a signature is a key ID and signature bytes")
     return name, blob[:KEY_ID_SIZE], blob[KEY_ID_SIZE:]
@@ -345,7 +350,7 @@ class Checkpoint:
             raise MalformedCheckpointError(f"a root hash is {ROOT_HASH_SIZE} bytes")
 
     def body(self) -> str:
-        lines = [self.origin, str(self.size), _b64encode(self.root_hash), *self.extensions]
+        lines = [self.origin, str(self.size), b64encode(self.root_hash), *self.extensions]
         return "".join(line + "\n" for line in lines)
 
     @classmethod
@@ -359,7 +364,7 @@ class Checkpoint:
         origin, size, root, *extensions = lines
         if not _DECIMAL.fullmatch(size):
             raise MalformedCheckpointError("the tree size is not canonical decimal")
-        root_hash = _b64decode(root, MalformedCheckpointError)
+        root_hash = b64decode(root, MalformedCheckpointError)
         return cls(origin, int(size), root_hash, tuple(extensions))
 
 

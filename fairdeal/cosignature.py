@@ -1,0 +1,183 @@
+"""C2SP tlog-cosignature (c2sp.org/tlog-cosignature), version 1 with Ed25519.
+
+A witness cosigns a checkpoint it found consistent with the last one it cosigned for the
+same log: a note signature line "\u2014 <name> base64(key ID || u64be(timestamp) ||
+signature)", where the key ID is SHA-256(name || 0x0A || 0x04 || public key)[:4], the
+timestamp is POSIX seconds, and the signature is Ed25519 over
+"cosignature/v1\\ntime <timestamp>\\n" followed by the checkpoint's note body.
+"""
+
+import struct
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from fairdeal.errors import BadSignatureError
+from fairdeal.note import (
+    KEY_ID_SIZE,
+    MalformedKeyError,
+    MalformedNoteError,
+    NoteError,
+    b64encode,
+    check_key_id,
+    check_name,
+    key_id,
+    raw_public,
+    read_note,
+    signature_line,
+    typed_key,
+)
+
+COSIGNATURE_TYPE = b"\x04"
+MAX_TIMESTAMP = 2**63 - 1
+_HEADER = "cosignature/v1\n"
+_ED25519_SIG_SIZE = 64
+_BLOB_SIZE = KEY_ID_SIZE + 8 + _ED25519_SIG_SIZE
+
+
+class BadCosignatureError(NoteError, BadSignatureError):
+    """A cosignature by a trusted witness key that does not verify, or is malformed."""
+
+
+def cosigned_message(body: str, timestamp: int) -> bytes:
+    """What a version-1 Ed25519 cosignature signs: header, time line, checkpoint body."""
+    if not 0 <= timestamp <= MAX_TIMESTAMP:
+        raise ValueError(f"a cosignature time is 0..2**63-1, not {timestamp}")
+    return f"{_HEADER}time {timestamp}\n{body}".encode()
+
+
+@dataclass(frozen=True)
+class Cosignature:
+    """A verified cosignature: who made it, and when (POSIX seconds)."""
+
+    name: str
+    timestamp: int
+
+
+class CosignatureVerifier:
+    """A witness's Ed25519 public key under its name: checks its cosignatures."""
+
+    def __init__(self, name: str, public_key: Ed25519PublicKey) -> None:
+        check_name(name, ValueError)
+        self.name = name
+        self.public_key = public_key
+        self.key_id = key_id(name, COSIGNATURE_TYPE, raw_public(public_key))
+
+    @classmethod
+    def from_key_string(cls, vkey: str) -> "CosignatureVerifier":
+        """Parse "<name>+<hex key ID>+<base64(0x04 || public key)>"."""
+        parts = vkey.split("+", 2)  # base64 may itself contain "+"
+        if len(parts) != 3:
+            raise MalformedKeyError("a witness key is name+keyid+key")
+        name, id_hex, material = parts
+        check_name(name, MalformedKeyError)
+        try:
+            key = Ed25519PublicKey.from_public_bytes(typed_key(material, COSIGNATURE_TYPE))
+        except ValueError as exc:
+            raise MalformedKeyError("not an Ed25519 public key") from exc
+        verifier = cls(name, key)
+        check_key_id(id_hex, verifier.key_id)
+        return verifier
+
+    def key_string(self) -> str:
+        material = b64encode(COSIGNATURE_TYPE + raw_public(self.public_key))
+        return f"{self.name}+{self.key_id.hex()}+{material}"
+
+    def verify(self, body: str, blob: bytes) -> int:
+        """The timestamp of the cosignature ``blob`` (key ID, time, signature) over the
+        checkpoint ``body``; BadCosignatureError if it is not this witness's."""
+        if len(blob) != _BLOB_SIZE or blob[:KEY_ID_SIZE] != self.key_id:
+            raise BadCosignatureError(f"the cosignature by {self.name} is malformed")
+        (timestamp,) = struct.unpack(">Q", blob[KEY_ID_SIZE : KEY_ID_SIZE + 8])
+        if timestamp > MAX_TIMESTAMP:
+            raise BadCosignatureError(f"the cosignature by {self.name} has time {timestamp}")
+        try:
+            self.public_key.verify(blob[KEY_ID_SIZE + 8 :], cosigned_message(body, timestamp))
+        except InvalidSignature:
+            raise BadCosignatureError(f"the cosignature by {self.name} does not verify") from None
+        return int(timestamp)
+
+
+class Cosigner:
+    """A witness's Ed25519 private key under its name: cosigns checkpoints."""
+
+    def __init__(self, name: str, private_key: Ed25519PrivateKey) -> None:
+        self._key = private_key
+        self.verifier = CosignatureVerifier(name, private_key.public_key())
+        self.name = name
+        self.key_id = self.verifier.key_id
+
+    @classmethod
+    def from_key_string(cls, skey: str) -> "Cosigner":
+        """Parse "PRIVATE+KEY+<name>+<hex key ID>+<base64(0x04 || seed)>"."""
+        parts = skey.split("+", 4)
+        if len(parts) != 5 or parts[:2] != ["PRIVATE", "KEY"]:
+            raise MalformedKeyError("a witness's private key is PRIVATE+KEY+name+keyid+key")
+        _, _, name, id_hex, material = parts
+        check_name(name, MalformedKeyError)
+        signer = cls(
+            name, Ed25519PrivateKey.from_private_bytes(typed_key(material, COSIGNATURE_TYPE))
+        )
+        check_key_id(id_hex, signer.key_id)
+        return signer
+
+    def verifier_key(self) -> str:
+        return self.verifier.key_string()
+
+    def private_key_string(self) -> str:
+        seed = self._key.private_bytes(
+            serialization.Encoding.Raw,
+            serialization.PrivateFormat.Raw,
+            serialization.NoEncryption(),
+        )
+        material = b64encode(COSIGNATURE_TYPE + seed)
+        return f"PRIVATE+KEY+{self.name}+{self.key_id.hex()}+{material}"
+
+    def cosign(self, body: str, timestamp: int) -> str:
+        """The signature line cosigning the checkpoint ``body`` at ``timestamp``."""
+        signature = self._key.sign(cosigned_message(body, timestamp))
+        blob = self.key_id + struct.pack(">Q", timestamp) + signature
+        return signature_line(self.name, blob)
+
+
+def cosignatures(note: str | bytes, verifiers: Iterable[CosignatureVerifier]) -> list[Cosignature]:
+    """The valid cosignatures in ``note`` by the given witnesses, at most one each (the
+    earliest). Lines by other keys are ignored; one that a given witness's key ID names
+    and that does not verify raises BadCosignatureError, as a bad signature by a trusted
+    key rejects a signed note."""
+    body, signatures = read_note(note)
+    trusted = {(v.name, v.key_id): v for v in verifiers}
+    found: dict[str, int] = {}
+    for name, kid, signature in signatures:
+        verifier = trusted.get((name, kid))
+        if verifier is None:
+            continue
+        timestamp = verifier.verify(body, kid + signature)
+        found[name] = min(timestamp, found.get(name, timestamp))
+    return [Cosignature(name, found[name]) for name in sorted(found)]
+
+
+def with_signatures(note: str, lines: Sequence[str]) -> str:
+    """``note`` with the signature ``lines`` added after its own, each once."""
+    read_note(note)  # a well-formed note, or MalformedNoteError
+    present = set(note[note.rfind("\n\n") + 2 :].splitlines(keepends=True))
+    added = "".join(line for line in dict.fromkeys(lines) if line not in present)
+    merged = note + added
+    read_note(merged)  # the lines are signature lines, and the note stays within bounds
+    return merged
+
+
+__all__ = [
+    "COSIGNATURE_TYPE",
+    "BadCosignatureError",
+    "Cosignature",
+    "CosignatureVerifier",
+    "Cosigner",
+    "MalformedNoteError",
+    "cosignatures",
+    "cosigned_message",
+    "with_signatures",
+]
