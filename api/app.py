@@ -15,7 +15,8 @@ from werkzeug.exceptions import HTTPException
 
 from fairdeal.api import ids, limits, metrics, schemas
 from fairdeal.api import logs as log_setup
-from fairdeal.api.config import Config, unknown_variables
+from fairdeal.api.config import Config, unknown_variables, witness_list
+from fairdeal.api.cosigning import Collector, Counters
 from fairdeal.api.errors import (
     ApiError,
     BadRequestError,
@@ -82,6 +83,21 @@ def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask
     limits.install(app, config.rate_limit)
     app.before_request(_check_path_ids)
     app.before_request(_check_json_body)
+    witnesses = witness_list(config.witnesses)
+    if witnesses:
+        collector = Collector(
+            store,
+            service.log,
+            witnesses,
+            config.witness_timeout_s,
+            clock=clock,
+            counters=Counters(
+                cosigned=lambda w: counted.cosignatures.labels(w).inc(),
+                failed=lambda w, reason: counted.witness_failures.labels(w, reason).inc(),
+            ),
+        )
+        service.on_committed = collector.wake
+        app.extensions["fairdeal.collector"] = collector
     if config.sweep_interval_s > 0:
         app.extensions["fairdeal.sweeper"] = _Sweeper(
             service, config.sweep_interval_s, counted.sweep_failures.inc
@@ -98,10 +114,14 @@ def _config_from_env() -> Config:
 
 
 def close_app(app: Flask) -> None:
-    """Stop the sweeper (after the sweep under way, if any), then close the store."""
+    """Stop the sweeper (after the sweep under way, if any) and the witnesses' collector,
+    then close the store."""
     sweeper: _Sweeper | None = app.extensions.get("fairdeal.sweeper")
     if sweeper is not None:
         sweeper.stop()
+    collector: Collector | None = app.extensions.get("fairdeal.collector")
+    if collector is not None:
+        collector.stop()
     app.extensions["fairdeal"].store.close()
 
 

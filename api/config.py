@@ -5,6 +5,10 @@ import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
+from urllib.parse import urlsplit
+
+from fairdeal.cosignature import CosignatureVerifier
+from fairdeal.errors import FairdealError
 
 
 class ConfigError(ValueError):
@@ -28,6 +32,9 @@ class Config:
     log_format: str = "text"  # or "json": one object a line
     rate_limit: str = "30/minute"  # creating or joining a table, per client address; "0" or "": off
     metrics_token: str = ""  # empty: /metrics is public; else it needs Authorization: Bearer
+    # Witnesses that cosign each new checkpoint: "URL VKEY" entries separated by commas.
+    witnesses: str = ""
+    witness_timeout_s: int = 5  # the longest a witness may take to answer one request
 
     @property
     def sqlite_default(self) -> str:
@@ -60,6 +67,39 @@ class Config:
             raise ConfigError("FAIRDEAL_MAX_AMOUNT must be 1..2**53-1")
         if self.log_format not in LOG_FORMATS:
             raise ConfigError(f"FAIRDEAL_LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}")
+        if not 1 <= self.witness_timeout_s <= 60:
+            raise ConfigError("FAIRDEAL_WITNESS_TIMEOUT_S must be 1..60")
+        witness_list(self.witnesses)
+
+
+@dataclass(frozen=True)
+class WitnessConfig:
+    """A witness the service sends its checkpoints to: where, and the key that cosigns."""
+
+    url: str  # the submission prefix: POST <url>/add-checkpoint
+    verifier: CosignatureVerifier
+
+
+def witness_list(text: str) -> tuple[WitnessConfig, ...]:
+    """FAIRDEAL_WITNESSES: "URL VKEY" entries separated by commas (VKEY a C2SP witness key,
+    name+keyid+base64(0x04 || key)); ConfigError naming the entry that is wrong."""
+    witnesses = []
+    for number, entry in enumerate(filter(None, map(str.strip, text.split(","))), 1):
+        parts = entry.split()
+        if len(parts) != 2:
+            raise ConfigError(f"FAIRDEAL_WITNESSES entry {number} is not 'URL VKEY'")
+        url, vkey = parts
+        scheme = urlsplit(url).scheme
+        if scheme not in ("http", "https") or not urlsplit(url).hostname:
+            raise ConfigError(f"FAIRDEAL_WITNESSES entry {number}: {url!r} is not an http(s) URL")
+        try:
+            verifier = CosignatureVerifier.from_key_string(vkey)
+        except FairdealError as e:
+            raise ConfigError(f"FAIRDEAL_WITNESSES entry {number}: {e}") from None
+        witnesses.append(WitnessConfig(url.rstrip("/"), verifier))
+    if len({w.verifier.name for w in witnesses}) != len(witnesses):
+        raise ConfigError("FAIRDEAL_WITNESSES names one witness twice")
+    return tuple(witnesses)
 
 
 LOG_FORMATS = ("text", "json")

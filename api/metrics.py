@@ -57,6 +57,19 @@ class Metrics:
             "Sweeper passes that failed (the database away, or a bug).",
             registry=self.registry,
         )
+        self.cosignatures = Counter(
+            "fairdeal_witness_cosignatures",
+            "Witness cosignatures of checkpoints kept, by witness.",
+            ["witness"],
+            registry=self.registry,
+        )
+        self.witness_failures = Counter(
+            "fairdeal_witness_failures",
+            "Checkpoints a witness did not cosign, by witness and reason (unreachable, an "
+            "HTTP status of refusal, ahead: it cosigned a larger tree than this log's).",
+            ["witness", "reason"],
+            registry=self.registry,
+        )
         self.registry.register(_DatabaseGauges(service))
         for stage in ROUND_EVENTS.values():
             self.rounds.labels(stage)

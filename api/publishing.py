@@ -10,7 +10,7 @@ from typing import Any
 from fairdeal.api.config import Config
 from fairdeal.api.errors import ConflictError, NotFoundError, RoundNotFinishedError
 from fairdeal.api.keystore import Keys
-from fairdeal.api.storage import HeadRow, Reader, RoundRow, Store
+from fairdeal.api.storage import CheckpointRow, HeadRow, Reader, RoundRow, Store
 from fairdeal.api.transparency import TransparencyLog
 from fairdeal.bundle import LogEntry, make_bundle
 from fairdeal.keys import public_key_pem
@@ -60,7 +60,9 @@ class Publisher:
         while True:
             with self.store.reader() as txn:
                 rows = txn.logged_heads(since, until, table_id, after, self.config.export_page)
-                bundles = [self._bundle(txn, row) for row in rows]
+                covering = rows[-1].leaf_index + 1 if rows else 0  # one choice for the page
+                checkpoint = self.log.witnessed(txn, self.clock(), covering)
+                bundles = [self._bundle(txn, row, checkpoint) for row in rows]
             yield from bundles
             if len(rows) < self.config.export_page:
                 return
@@ -68,7 +70,7 @@ class Publisher:
 
     def checkpoint(self) -> dict[str, Any]:
         with self.store.reader() as txn:
-            row = self.log.latest(txn, self.clock())
+            row = self.log.witnessed(txn, self.clock())
         return {"size": row.size, "root_hash": row.root_hash.hex(), "note": row.note}
 
     def inclusion(
@@ -140,13 +142,17 @@ class Publisher:
             raise NotFoundError(f"no head of table {table_id!r}{at} is in the log")
         return row
 
-    def _bundle(self, txn: Reader, head: HeadRow) -> dict[str, Any]:
+    def _bundle(
+        self, txn: Reader, head: HeadRow, checkpoint: CheckpointRow | None = None
+    ) -> dict[str, Any]:
         """The head's events from where the table's previous head left it, with the
-        head's place in the log (SPEC 13.1)."""
+        head's place in the log (SPEC 13.1) under ``checkpoint`` (by default the one
+        the most witnesses cosigned of those that cover the head)."""
         events = txn.events_between(head.table_id, _first_seq(txn, head), _seq_of(txn, head))
-        checkpoint = txn.latest_checkpoint()  # read first: the tree is then at least as new
+        if checkpoint is None:
+            checkpoint = self.log.witnessed(txn, self.clock(), head.leaf_index + 1)
         tree = self.log.tree(txn)
-        assert checkpoint is not None and checkpoint.size > head.leaf_index
+        assert checkpoint.size > head.leaf_index
         proof = tree.inclusion_proof(head.leaf_index, checkpoint.size)
         entry = LogEntry(
             origin=self.log.origin,

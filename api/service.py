@@ -90,6 +90,8 @@ class Service:
         # Told the type of every event stored (metrics count rounds with it). Called within
         # the transaction: a transaction then lost to the database is counted all the same.
         self.on_event_stored: Callable[[str], None] = _ignore
+        # Called after each write is committed (the witnesses' collector wakes on it).
+        self.on_committed: Callable[[], None] = _nothing_to_do
 
     # Tables and seats
 
@@ -121,6 +123,7 @@ class Service:
             self._log_rest(txn, live, 0)
             token = self._issue_token(txn, table_id, 0)
         self.live.remember(live)
+        self.on_committed()
         return {
             "table_id": table_id,
             "seat": 0,
@@ -267,6 +270,7 @@ class Service:
             if deadline != row.next_deadline:
                 txn.set_deadline(table_id, deadline)
         self.live.remember(live)
+        self.on_committed()
         if refusal is not None:
             raise from_core(refusal) from refusal
         return cast(T, replayed) if replayed is not None else result
@@ -440,6 +444,10 @@ class _ForgetOnFailure:
     def __exit__(self, kind: object, value: object, traceback: object) -> None:
         if kind is not None:
             self.log.forget()
+
+
+def _nothing_to_do() -> None:
+    pass
 
 
 def _ignore(event_type: str) -> None:

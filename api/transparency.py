@@ -10,13 +10,15 @@ A checkpoint is signed for every new size, when a head is appended (under the
 log's lock), after checking it is consistent with the last one signed: no two
 inconsistent checkpoints are ever signed, even if the database were edited behind the
 service. Readers only read checkpoints; before the first round there is the empty
-tree's, signed and not kept.
+tree's, signed and not kept. Witnesses' cosignatures are kept beside the checkpoints they
+cosign (cosigning.py collects them) and published in the checkpoint's note.
 """
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fairdeal.api.storage import CheckpointRow, Reader, Transaction
+from fairdeal.cosignature import with_signatures
 from fairdeal.keys import Signer
 from fairdeal.merkle import MerkleTree, TreeRangeError, leaf_hash, verify_consistency
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
@@ -95,6 +97,16 @@ class TransparencyLog:
         return CheckpointRow(
             0, root, sign_checkpoint(Checkpoint(self.origin, 0, root), self.note_signer), now
         )
+
+    def witnessed(self, txn: Reader, now: int, min_size: int = 0) -> CheckpointRow:
+        """The checkpoint to publish (SPEC 13.3): of those of ``min_size`` leaves or more,
+        the one the most witnesses cosigned (the largest of those), its note carrying their
+        cosignatures; when none of them is cosigned, the latest."""
+        size = txn.most_cosigned_size(min_size)
+        row = txn.checkpoint(size) if size is not None else None
+        if row is None:
+            return self.latest(txn, now)
+        return replace(row, note=with_signatures(row.note, txn.cosignature_lines(row.size)))
 
     def sign(self, txn: Transaction, now: int) -> CheckpointRow:
         """Sign the tree's new size; call with the log's lock held (after ``append_leaf``)."""

@@ -64,6 +64,7 @@ class Process:
     env: dict[str, str]
     log: Path | None = None
     process: subprocess.Popen[bytes] | None = None
+    ready_path: str = "/healthz"  # answers 200 once the server is up
 
     @property
     def url(self) -> str:
@@ -82,7 +83,7 @@ class Process:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"{self.argv} exited with {self.process.returncode}")
-            if answers(self.url):
+            if answers(self.url, self.ready_path):
                 return self
             time.sleep(0.02)
         self.kill()
@@ -104,14 +105,19 @@ class Process:
                 self.kill()
 
 
-def bench_server(which: str, port: int, folder: str, database_url: str = "") -> Process:
-    """The baseline ("bare") or fairdeal, as ``serve`` runs them, not yet started."""
+def bench_server(
+    which: str, port: int, folder: str, database_url: str = "", **settings: str
+) -> Process:
+    """The baseline ("bare") or fairdeal, as ``serve`` runs them, not yet started;
+    ``settings``: fairdeal's Config fields as text (key_file, witnesses)."""
     argv = [sys.executable, "-m", "bench.harness", "serve", which, "--port", str(port)]
     argv += ["--folder", folder, "--database-url", database_url]
+    for name, value in settings.items():
+        argv += [f"--{name.replace('_', '-')}", value]
     return Process(argv, port, dict(os.environ))
 
 
-def serve(which: str, port: int, folder: str, database_url: str) -> None:
+def serve(which: str, port: int, folder: str, database_url: str, **settings: str) -> None:
     """Run one app on loopback with werkzeug's threaded server (``fairdeal serve``'s)."""
     from werkzeug.serving import make_server
 
@@ -125,7 +131,11 @@ def serve(which: str, port: int, folder: str, database_url: str) -> None:
         from fairdeal.api.config import Config
 
         config = Config(
-            instance_path=Path(folder), database_url=database_url, sweep_interval_s=0, rate_limit=""
+            instance_path=Path(folder),
+            database_url=database_url,
+            sweep_interval_s=0,
+            rate_limit="",
+            **settings,
         )
         app = create_app(config)
     make_server("127.0.0.1", port, app, threaded=True).serve_forever()
@@ -393,8 +403,17 @@ def main() -> None:
     run.add_argument("--port", type=int, required=True)
     run.add_argument("--folder", required=True)
     run.add_argument("--database-url", default="")
+    run.add_argument("--key-file", default="")
+    run.add_argument("--witnesses", default="")
     args = parser.parse_args()
-    serve(args.which, args.port, args.folder, args.database_url)
+    serve(
+        args.which,
+        args.port,
+        args.folder,
+        args.database_url,
+        key_file=args.key_file,
+        witnesses=args.witnesses,
+    )
 
 
 if __name__ == "__main__":

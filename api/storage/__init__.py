@@ -168,6 +168,17 @@ class Reader(Protocol):
     def log_size(self) -> int: ...
     def latest_checkpoint(self) -> CheckpointRow | None: ...
 
+    def checkpoint(self, size: int) -> CheckpointRow | None: ...
+
+    def most_cosigned_size(self, min_size: int) -> int | None:
+        """Of the cosigned checkpoints of ``min_size`` leaves or more, the size of the one
+        with the most cosignatures (the largest of those); None when none is cosigned."""
+        ...
+
+    def cosignature_lines(self, size: int) -> list[str]:
+        """The witnesses' cosignature lines kept for the checkpoint of ``size``."""
+        ...
+
 
 class Transaction(Reader, Protocol):
     """A read-write transaction: everything a ``Reader`` answers, and the writes."""
@@ -206,6 +217,14 @@ class Transaction(Reader, Protocol):
     # The Merkle log
     def append_leaf(self, leaf_hash: bytes, round_id: str | None) -> int: ...
     def put_checkpoint(self, row: CheckpointRow) -> None: ...
+
+    def put_cosignature(
+        self, size: int, witness: str, line: str, cosigned_at: int, kept_at: int
+    ) -> None:
+        """Keep a witness's cosignature line of the checkpoint of ``size``, its time
+        (``cosigned_at``, POSIX seconds) and when it was kept (``kept_at``, ms); a witness's
+        later line for the same size is not kept (its first is the earliest)."""
+        ...
 
 
 class Store(Protocol):

@@ -1,5 +1,6 @@
 """Queries on the Merkle log of heads: its leaves (``leaves``, dense by index under the one
-``log_state`` row, the log lock) and its signed checkpoints (``checkpoints``)."""
+``log_state`` row, the log lock), its signed checkpoints (``checkpoints``) and the
+witnesses' cosignatures of them (``cosignatures``)."""
 
 from typing import Any, ClassVar
 
@@ -7,6 +8,7 @@ from fairdeal.api.storage import CheckpointRow
 from fairdeal.api.storage.queries import Queries
 
 LOG_SIZE = "SELECT size FROM log_state WHERE id = 1"
+_CHECKPOINT = "SELECT size, root_hash, note, signed_at FROM checkpoints"
 
 
 class LogQueries(Queries):
@@ -49,10 +51,35 @@ class LogQueries(Queries):
         )
 
     def latest_checkpoint(self) -> CheckpointRow | None:
-        row = self._run(
-            "SELECT size, root_hash, note, signed_at FROM checkpoints ORDER BY size DESC LIMIT 1"
-        ).fetchone()
+        row = self._run(f"{_CHECKPOINT} ORDER BY size DESC LIMIT 1").fetchone()
         return None if row is None else _checkpoint_row(row)
+
+    def checkpoint(self, size: int) -> CheckpointRow | None:
+        row = self._run(f"{_CHECKPOINT} WHERE size = ?", (size,)).fetchone()
+        return None if row is None else _checkpoint_row(row)
+
+    def put_cosignature(
+        self, size: int, witness: str, line: str, cosigned_at: int, kept_at: int
+    ) -> None:
+        self._run(
+            "INSERT INTO cosignatures (size, witness, line, cosigned_at, kept_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (size, witness) DO NOTHING",
+            (size, witness, line, cosigned_at, kept_at),
+        )
+
+    def most_cosigned_size(self, min_size: int) -> int | None:
+        row = self._run(
+            "SELECT size FROM cosignatures WHERE size >= ? GROUP BY size"
+            " ORDER BY COUNT(*) DESC, size DESC LIMIT 1",
+            (min_size,),
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def cosignature_lines(self, size: int) -> list[str]:
+        rows = self._run(
+            "SELECT line FROM cosignatures WHERE size = ? ORDER BY witness", (size,)
+        ).fetchall()
+        return [str(line) for (line,) in rows]
 
 
 def _checkpoint_row(row: Any) -> CheckpointRow:

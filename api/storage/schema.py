@@ -115,6 +115,18 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "DROP TABLE idempotency",
         "ALTER TABLE idempotency_v3 RENAME TO idempotency",
     ),
+    (
+        # Witnesses' cosignatures of signed checkpoints (SPEC 10.5): one line a witness a size,
+        # its time (the witness's, POSIX seconds) and when the service kept it (ms).
+        """CREATE TABLE cosignatures (
+            size BIGINT NOT NULL REFERENCES checkpoints (size),
+            witness TEXT NOT NULL,
+            line TEXT NOT NULL,
+            cosigned_at BIGINT NOT NULL,
+            kept_at BIGINT NOT NULL,
+            PRIMARY KEY (size, witness)
+        )""",
+    ),
 )
 VERSION = len(_MIGRATIONS)
 # The caller of idempotency keys kept before schema version 3, when keys were per table.

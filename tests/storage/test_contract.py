@@ -656,3 +656,34 @@ def test_checkpoints(store: Store) -> None:
         tx.put_checkpoint(CheckpointRow(3, b"\x03" * 32, "ahead of the log", 700))
     with store.transaction() as tx:
         assert tx.latest_checkpoint() == two
+
+
+def test_cosignatures_choose_the_most_cosigned_checkpoint_then_the_largest(store: Store) -> None:
+    with_table(store)
+    with_rounds(store, "t1", ["r0", "r1", "r2"])
+    rows = [CheckpointRow(n, bytes([n]) * 32, f"origin\n{n}\n\n— sig\n", 500 + n) for n in (1, 2, 3)]
+    with store.transaction() as tx:
+        for n, row in enumerate(rows):
+            tx.append_leaf(leaf(n), f"r{n}")
+            tx.put_checkpoint(row)
+        assert tx.most_cosigned_size(0) is None  # nothing cosigned: no choice
+        tx.put_cosignature(1, "w1", "— w1 a\n", 10, 1000)
+        tx.put_cosignature(1, "w2", "— w2 b\n", 11, 1001)
+        tx.put_cosignature(2, "w1", "— w1 c\n", 12, 1002)
+        tx.put_cosignature(2, "w1", "— w1 later\n", 13, 1003)  # a witness's second: not kept
+    with store.reader() as txn:
+        assert txn.most_cosigned_size(0) == 1  # two cosignatures beat one
+        assert txn.most_cosigned_size(2) == 2  # of those covering leaf 1
+        assert txn.most_cosigned_size(3) is None
+        assert txn.cosignature_lines(1) == ["— w1 a\n", "— w2 b\n"]
+        assert txn.cosignature_lines(2) == ["— w1 c\n"]
+        assert txn.cosignature_lines(3) == []
+        assert txn.checkpoint(2) == rows[1]
+        assert txn.checkpoint(4) is None
+    with store.transaction() as tx:
+        tx.put_cosignature(3, "w1", "— w1 d\n", 14, 1004)
+        tx.put_cosignature(3, "w2", "— w2 e\n", 15, 1005)
+    with store.reader() as txn:
+        assert txn.most_cosigned_size(0) == 3  # as many as size 1's: the larger wins
+    with pytest.raises(StorageError), store.transaction() as tx:
+        tx.put_cosignature(9, "w1", "— w1 f\n", 16, 1006)  # no checkpoint of size 9

@@ -80,8 +80,8 @@ def _drop_table(backend: Backend, name: str) -> None:
         with sqlite3.connect(backend.url.removeprefix("sqlite:///")) as db:
             db.execute(f"DROP TABLE {name}")
         return
-    with psycopg.connect(backend.url, autocommit=True) as db:
-        db.execute(f"DROP TABLE {name}")
+    with psycopg.connect(backend.url, autocommit=True) as db:  # with what depends on it
+        db.execute(f"DROP TABLE {name} CASCADE")
 
 
 def test_finding_16_a_schema_changed_behind_the_store_is_a_bug_not_unavailable(

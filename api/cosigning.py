@@ -1,0 +1,250 @@
+"""Collecting witnesses' cosignatures of the log's checkpoints, off the request path
+(SPEC 10.5, 13.3).
+
+One thread a witness. Woken when this process commits a write, and every second for the
+checkpoints other processes sign (and to retry), it sends the latest checkpoint with a
+consistency proof from the size the witness last cosigned (C2SP tlog-witness), checks the
+cosignature it gets back, and keeps it beside the checkpoint. A witness that is down or
+slow holds up only its own thread, never a request; one that refuses is logged loudly.
+"""
+
+import http.client
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from fairdeal.api.config import WitnessConfig
+from fairdeal.api.storage import StorageUnavailableError, Store
+from fairdeal.api.transparency import TransparencyLog
+from fairdeal.cosignature import BadCosignatureError
+from fairdeal.errors import FairdealError
+from fairdeal.note import MalformedNoteError, parse_signature_line, read_note
+from fairdeal.witnessing import format_add_checkpoint, parse_tlog_size
+
+log = logging.getLogger("fairdeal.witness")
+POLL_S = 1.0
+SIZE_TYPE = "text/x.tlog.size"
+_MAX_ANSWER = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    content_type: str
+    text: str
+
+
+class WitnessUnreachableError(Exception):
+    """No answer from the witness (refused, reset, timed out, or not HTTP)."""
+
+
+class WitnessConnection:
+    """One kept-alive HTTP connection to a witness's submission prefix."""
+
+    def __init__(self, url: str, timeout_s: float) -> None:
+        parts = urlsplit(url)
+        kind = (
+            http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        )
+        self._connection = kind(parts.netloc, timeout=timeout_s)
+        self._path = parts.path.rstrip("/") + "/add-checkpoint"
+
+    def add_checkpoint(self, body: bytes) -> Answer:
+        try:
+            self._connection.request(
+                "POST", self._path, body, {"Content-Type": "text/plain; charset=utf-8"}
+            )
+            response = self._connection.getresponse()
+            data = response.read(_MAX_ANSWER + 1)
+        except (OSError, http.client.HTTPException) as e:
+            self._connection.close()  # the next request opens a new one
+            raise WitnessUnreachableError(str(e) or type(e).__name__) from e
+        if len(data) > _MAX_ANSWER:
+            self._connection.close()
+            raise WitnessUnreachableError("an answer larger than 64 KiB")
+        content_type = response.getheader("Content-Type", "").split(";")[0].strip()
+        return Answer(response.status, content_type, data.decode("utf-8", "replace"))
+
+    def close(self) -> None:
+        self._connection.close()
+
+
+@dataclass(frozen=True)
+class Counters:
+    """What the collector tells the metrics: a kept cosignature, a failure by its reason."""
+
+    cosigned: Callable[[str], None] = lambda witness: None
+    failed: Callable[[str, str], None] = lambda witness, reason: None
+
+
+class Collector:
+    """A thread a witness, each sending the latest checkpoint when woken."""
+
+    def __init__(
+        self,
+        store: Store,
+        log_: TransparencyLog,
+        witnesses: tuple[WitnessConfig, ...],
+        timeout_s: float,
+        *,
+        clock: Callable[[], int],
+        counters: Counters = Counters(),
+    ) -> None:
+        self._stopping = threading.Event()
+        shared = _Shared(store, log_, timeout_s, counters, clock, self._stopping)
+        self._loops = [_WitnessLoop(w, shared) for w in witnesses]
+        for loop in self._loops:
+            loop.start()
+
+    def wake(self) -> None:
+        """A write was committed: the log may have a new checkpoint."""
+        for loop in self._loops:
+            loop.wake.set()
+
+    def flush(self, timeout_s: float) -> bool:
+        """Wake every witness's thread and wait until each has sent (or found nothing to
+        send) what is committed now; False if one did not finish within ``timeout_s``."""
+        targets = [loop.request_pass() for loop in self._loops]
+        return all(
+            loop.wait_for_pass(target, timeout_s)
+            for loop, target in zip(self._loops, targets, strict=True)
+        )
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.wake()
+        for loop in self._loops:
+            loop.join()
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """What every witness's thread uses."""
+
+    store: Store
+    log: TransparencyLog
+    timeout_s: float
+    counters: Counters
+    clock: Callable[[], int]
+    stopping: threading.Event
+
+
+class _WitnessLoop(threading.Thread):
+    def __init__(self, witness: WitnessConfig, shared: _Shared) -> None:
+        super().__init__(name=f"fairdeal-witness-{witness.verifier.name}", daemon=True)
+        self.witness, self.name_ = witness, witness.verifier.name
+        self.store, self.log, self.counters = shared.store, shared.log, shared.counters
+        self.stopping, self.clock = shared.stopping, shared.clock
+        self.connection = WitnessConnection(witness.url, shared.timeout_s)
+        self.wake = threading.Event()
+        self.passes = threading.Condition()
+        self.requested = self.done = 0  # passes asked for by flush(), and the last one run
+        self.at: int | None = None  # the size the witness last cosigned, as it said
+        self.cosigned: int | None = None  # the size whose cosignature by it is kept
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            self.wake.wait(POLL_S)
+            self.wake.clear()
+            if self.stopping.is_set():
+                break
+            with self.passes:
+                serving = self.requested
+            try:
+                self.submit_latest()
+            except StorageUnavailableError as e:
+                log.warning("witness %s: the database is unavailable: %s", self.name_, e)
+            except Exception:
+                self.counters.failed(self.name_, "bug")
+                log.exception("witness %s: submitting a checkpoint failed", self.name_)
+            with self.passes:
+                self.done = serving
+                self.passes.notify_all()
+        with self.passes:  # no pass will run again: nobody waits for one
+            self.done = self.requested
+            self.passes.notify_all()
+        self.connection.close()
+
+    def request_pass(self) -> int:
+        with self.passes:
+            self.requested += 1
+            self.wake.set()
+            return self.requested
+
+    def wait_for_pass(self, target: int, timeout_s: float) -> bool:
+        with self.passes:
+            return self.passes.wait_for(lambda: self.done >= target, timeout_s)
+
+    def submit_latest(self) -> None:
+        """Send the latest checkpoint unless the witness has cosigned it for us; after a
+        409 that says where the witness stands, again from there (a second 409 at the
+        size just sent means the witness holds another root for it: a fork)."""
+        for _ in range(3):
+            with self.store.reader() as txn:
+                latest = txn.latest_checkpoint()
+                if latest is None or latest.size == self.cosigned:
+                    return
+                old = self.at or 0
+                if old > latest.size:
+                    self._refused("ahead", f"it cosigned size {old}; this log has {latest.size}")
+                    return
+                tree = self.log.tree(txn)
+                proof = tree.consistency_proof(old, latest.size) if 0 < old < latest.size else []
+            try:
+                answer = self.connection.add_checkpoint(
+                    format_add_checkpoint(old, proof, latest.note)
+                )
+            except WitnessUnreachableError as e:
+                self.counters.failed(self.name_, "unreachable")
+                log.warning("witness %s is unreachable: %s", self.name_, e)
+                return
+            if answer.status == 200:
+                self._keep(latest.size, latest.note, answer.text)
+                return
+            at = self._size_in(answer) if answer.status == 409 else None
+            if at is None or at == old:
+                self._refused(str(answer.status), answer.text.strip()[:200])
+                return
+            self.at = at
+
+    def _size_in(self, answer: Answer) -> int | None:
+        """The witness's size in a 409 that states it, else None."""
+        if answer.content_type != SIZE_TYPE:
+            return None
+        try:
+            return parse_tlog_size(answer.text)
+        except FairdealError:
+            return None
+
+    def _keep(self, size: int, note: str, text: str) -> None:
+        """Keep the witness's valid cosignatures of the checkpoint of ``size``."""
+        lines = self._cosignatures(note, text)
+        if not lines:
+            self._refused("200", "no valid cosignature by its key in the answer")
+            return
+        with self.store.transaction() as txn:
+            for line, timestamp in lines:
+                txn.put_cosignature(size, self.name_, line, timestamp, self.clock())
+        self.at = self.cosigned = size
+        self.counters.cosigned(self.name_)
+
+    def _cosignatures(self, note: str, text: str) -> list[tuple[str, int]]:
+        """The lines of ``text`` that are this witness's valid cosignatures of ``note``."""
+        body, _ = read_note(note)
+        verifier = self.witness.verifier
+        valid = []
+        for line in filter(None, text.split("\n")):
+            try:
+                name, key_id, signature = parse_signature_line(line)
+                if (name, key_id) == (verifier.name, verifier.key_id):
+                    valid.append((line + "\n", verifier.verify(body, key_id + signature)))
+            except (MalformedNoteError, BadCosignatureError) as e:
+                log.error("witness %s sent a bad cosignature line: %s", self.name_, e)
+        return valid
+
+    def _refused(self, reason: str, detail: str) -> None:
+        """A refusal is evidence: the log and the witness disagree, or are misconfigured."""
+        self.counters.failed(self.name_, reason)
+        log.error("witness %s refused the log's checkpoint (%s): %s", self.name_, reason, detail)
