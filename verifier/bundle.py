@@ -86,6 +86,14 @@ class Link:
     state: bytes | None
 
 
+class Opened(NamedTuple):
+    """A bundle's checkpoint opened with the pinned keys (16), and its cosignatures by the
+    given witnesses (18; None: none given)."""
+
+    checkpoint: Checkpoint
+    witnessing: Witnessing | None
+
+
 @dataclass(frozen=True)
 class Context:
     """How one bundle is checked: alone (the defaults), or as a line of an export."""
@@ -93,7 +101,7 @@ class Context:
     duplicates: bool = False  # its reader noted a member name twice, somewhere in it
     line: int = 0  # of the export
     since: Verified | None = None  # its table through an earlier bundle, whose events it repeats
-    checkpoints: dict[tuple[str, str], "Opened"] = field(default_factory=dict)  # opened already
+    checkpoints: dict[tuple[str, str], Opened] = field(default_factory=dict)  # opened already
 
 
 @dataclass(frozen=True)
@@ -133,14 +141,6 @@ class Work:
     def heads(self) -> tuple[tuple[int, bytes], ...]:
         """(seq, hash) of each event, from seq 0, after which no round is open."""
         return (self.since.heads if self.since else ()) + _rest_heads(self)
-
-
-class Opened(NamedTuple):
-    """A bundle's checkpoint opened with the pinned keys (16), and its cosignatures by the
-    given witnesses (18; None: none given)."""
-
-    checkpoint: Checkpoint
-    witnessing: Witnessing | None
 
 
 class Logged(NamedTuple):
