@@ -8,6 +8,8 @@
   (14)     every sealed round settled or voided, and revealed; the bundle ends at [rounds]
            its head: its round's reveal, or (no round named) with no round open
   (15)(16) the head's inclusion under the bundle's own signed checkpoint         [log]
+  (18)     with --witness: that checkpoint cosigned by a quorum of the witnesses,  [witnesses]
+           not before the head was logged
 
 Steps (5)-(14) run only on a chain that passed (1)-(3): without one chain there is
 nothing to replay. A bundle starts at table_created, or at a table_state (the second
@@ -36,6 +38,7 @@ from fairdeal.verifier.inputs import LIMITS, server_said
 from fairdeal.verifier.money import MoneyChecker, is_balances
 from fairdeal.verifier.rounds import RoundChecker, revealed_seeds, snapshot_problem
 from fairdeal.verifier.trust import Trust
+from fairdeal.verifier.witnesses import Witnessing, witnessing
 
 _BUNDLE_KEYS = {"format", "table_id", "round_id", "events", "keys", "log"}
 _LOG_TYPES = {
@@ -83,6 +86,14 @@ class Link:
     state: bytes | None
 
 
+class Opened(NamedTuple):
+    """A bundle's checkpoint opened with the pinned keys (16), and its cosignatures by the
+    given witnesses (18; None: none given)."""
+
+    checkpoint: Checkpoint
+    witnessing: Witnessing | None
+
+
 @dataclass(frozen=True)
 class Context:
     """How one bundle is checked: alone (the defaults), or as a line of an export."""
@@ -90,7 +101,7 @@ class Context:
     duplicates: bool = False  # its reader noted a member name twice, somewhere in it
     line: int = 0  # of the export
     since: Verified | None = None  # its table through an earlier bundle, whose events it repeats
-    checkpoints: dict[tuple[str, str], Checkpoint] = field(default_factory=dict)  # opened already
+    checkpoints: dict[tuple[str, str], Opened] = field(default_factory=dict)  # opened already
 
 
 @dataclass(frozen=True)
@@ -132,6 +143,15 @@ class Work:
         return (self.since.heads if self.since else ()) + _rest_heads(self)
 
 
+class Logged(NamedTuple):
+    """What (15) and (16) found: the head, if ``head_hash`` states it; the checkpoint, if
+    it opened; whether the head's inclusion in it is proved."""
+
+    head: bytes | None
+    opened: Opened | None
+    included: bool
+
+
 class Checked(NamedTuple):
     """What ``check`` gives: the bundle's result, and what resume.py keeps of it."""
 
@@ -150,8 +170,10 @@ def check(obj: Any, trust: Trust, context: Context | None = None) -> Checked:
     opening = obj["format"] == FORMAT  # the second format may start at a table_state
     chain = _check_signed_events(work, obj["events"], trust, context, opening)  # (1)-(5)
     table = _check_table(work) if chain.intact else None  # (5)-(14)
-    head, checkpoint = _check_log(work, obj["log"], trust, context.checkpoints)  # (15) (16)
-    result = _result(work, obj, head, checkpoint, context.line)
+    logged = _check_log(work, obj["log"], trust, context.checkpoints)  # (15) (16)
+    _check_witnesses(work, logged)  # (18)
+    checkpoint = logged.opened.checkpoint if logged.opened else None
+    result = _result(work, obj, logged.head, checkpoint, context.line)
     if chain.intact and work.events:
         result = _linked(result, work, table)
     return Checked(result, _verified(work, chain.head, table), work)
@@ -297,17 +319,28 @@ def _check_ends_at_head(work: Work) -> None:
 
 
 def _check_log(
-    work: Work, entry: dict[str, Any], trust: Trust, seen: dict[tuple[str, str], Checkpoint]
-) -> tuple[bytes | None, Checkpoint | None]:
-    """(15) the head's inclusion; (16) its checkpoint's signature. The head, if
-    ``head_hash`` states it, and the checkpoint, if it opened."""
+    work: Work, entry: dict[str, Any], trust: Trust, seen: dict[tuple[str, str], Opened]
+) -> Logged:
+    """(15) the head's inclusion; (16) its checkpoint's signature."""
     place = log.Place(work.table, work.round)
     head = _stated_head(work, entry["head_hash"], place)
-    checkpoint = _open_checkpoint(work, entry, trust, seen, place) if head else None
-    if head is not None and checkpoint is not None:
-        size, root = checkpoint.size, checkpoint.root_hash
-        work.findings.extend(_inclusion(entry, head, size, root, place))
-    return head, checkpoint
+    opened = _open_checkpoint(work, entry, trust, seen, place) if head else None
+    if head is None or opened is None:
+        return Logged(head, opened, False)
+    size, root = opened.checkpoint.size, opened.checkpoint.root_hash
+    missing = _inclusion(entry, head, size, root, place)
+    work.findings.extend(missing)
+    return Logged(head, opened, not missing)
+
+
+def _check_witnesses(work: Work, logged: Logged) -> None:
+    """(18) the bundle's checkpoint cosigned by a quorum of the given witnesses; if it
+    includes the head, not before the head event's time."""
+    if logged.opened is None or logged.opened.witnessing is None:
+        return
+    head_time = work.events[-1].time if logged.included else None
+    place = log.Place(work.table, work.round)
+    work.findings.extend(logged.opened.witnessing.findings(place, head_time))
 
 
 def _stated_head(work: Work, stated: str, place: log.Place) -> bytes | None:
@@ -324,19 +357,20 @@ def _open_checkpoint(
     work: Work,
     entry: dict[str, Any],
     trust: Trust,
-    seen: dict[tuple[str, str], Checkpoint],
+    seen: dict[tuple[str, str], Opened],
     place: log.Place,
-) -> Checkpoint | None:
-    """(16) The bundle's checkpoint, signed by a pinned key (unless ``seen`` holds it
-    opened already), or None."""
+) -> Opened | None:
+    """(16) The bundle's checkpoint, signed by a pinned key, with its cosignatures for
+    (18) (unless ``seen`` holds it opened already), or None."""
     key = (entry["checkpoint"], entry["origin"])
     if key in seen:
         return seen[key]
     checkpoint, problem = log.open_checkpoint(entry["checkpoint"], trust, entry["origin"], place)
     work.findings.extend([problem] if problem else [])
-    if checkpoint is not None:
-        seen[key] = checkpoint
-    return checkpoint
+    if checkpoint is None:
+        return None
+    opened = seen[key] = Opened(checkpoint, witnessing(entry["checkpoint"], trust))
+    return opened
 
 
 def _inclusion(

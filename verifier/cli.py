@@ -69,6 +69,22 @@ def parser() -> argparse.ArgumentParser:
         help="a consistency proof ({from, to, proof}) between two checkpoints, repeatable "
         "(default: none)",
     )
+    p.add_argument(
+        "--witness",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="a witness whose cosignature every checkpoint needs: its C2SP verifier key "
+        "string (name+keyid+base64 of 0x04 and its Ed25519 key) or a file holding one, "
+        "repeatable (default: none; checkpoints then need no cosignature)",
+    )
+    p.add_argument(
+        "--witness-quorum",
+        type=_positive,
+        metavar="N",
+        help="how many of the --witness keys must cosign each checkpoint, 1 to their number "
+        "(default: every one given)",
+    )
     p.add_argument("--origin", help="the log's name, if it must be pinned too (default: any name)")
     p.add_argument(
         "--partial",
@@ -100,12 +116,19 @@ def _version() -> str:
 
 
 def _jobs(text: str) -> int:
+    value = _positive(text)
+    if value > 256:
+        raise argparse.ArgumentTypeError("--jobs takes 1 to 256")
+    return value
+
+
+def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError("--jobs takes a positive integer") from None
-    if not 1 <= value <= 256:
-        raise argparse.ArgumentTypeError("--jobs takes 1 to 256")
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a positive integer, not {text!r}")
     return value
 
 
@@ -118,6 +141,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser().error("give an input file, or --checkpoint to check a checkpoint")
     if args.previous_checkpoint and not args.checkpoint:
         parser().error("--previous-checkpoint needs --checkpoint")
+    if args.witness_quorum is not None and not args.witness:
+        parser().error("--witness-quorum needs --witness")
+    if args.witness_quorum is not None and args.witness_quorum > len(args.witness):
+        parser().error(f"--witness-quorum takes 1 to {len(args.witness)}, the witnesses given")
     try:
         report, story = sources.run(args)
     except InputError as e:

@@ -4,11 +4,14 @@ Read from the bundle alone: the deck comes from the revealed seed, so every hidd
 card can be named. A bundle of a table at rest (no round named) tells what happened
 at the table since its last round. Either story says who vouches for the seats' moves:
 in a version-2 table each keyed seat itself, and the operator alone for a keyless seat
-or any seat of a version-1 table. Only what can be read is told, whatever the
-findings: the events that are signed events of the logged shape (step 1), and each
-data member only where it has the type it should. A bundle that is not of a bundle's
-shape, or whose readable events do not start with table_created or a table_state (which
-name the game and its options), has no story. Only --explain imports this module.
+or any seat of a version-1 table; and what bounds when its head was logged: the
+witness-bounded time (step 18) when --witness is given and a quorum cosigned the
+bundle's checkpoint, else nothing but the operator's word. Only what can be read is
+told, whatever the findings: the events that are signed events of the logged shape
+(step 1), and each data member only where it has the type it should. A bundle that is
+not of a bundle's shape, or whose readable events do not start with table_created or a
+table_state (which name the game and its options), has no story. Only --explain imports
+this module.
 """
 
 import json
@@ -34,6 +37,8 @@ from fairdeal.statements import KEY, SIGNATURE, SIGNED
 from fairdeal.table import SEAT_KEYS
 from fairdeal.verifier.bundle import shape_problem
 from fairdeal.verifier.money import is_balances
+from fairdeal.verifier.trust import Trust
+from fairdeal.verifier.witnesses import witnessing
 
 NOTHING_TO_TELL = (
     "Nothing to tell: the bundle is not of a bundle's shape, or neither table_created nor a"
@@ -46,20 +51,55 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 Story = str | dict[str, Any] | None  # a told round: text, or JSON for --json; None: nothing
 
 
-def explain(bundle: Any, as_json: bool = False) -> "Story":
+def explain(bundle: Any, as_json: bool = False, trust: Trust | None = None) -> "Story":
     """The story of the bundle's round (or of its table at rest): text, or a dict for
-    --json; NOTHING_TO_TELL (None for --json) when nothing can be told."""
+    --json; NOTHING_TO_TELL (None for --json) when nothing can be told. ``trust`` names
+    the witnesses (none without it)."""
     events = _readable(bundle)
     if not events:
         return None if as_json else NOTHING_TO_TELL
     round_id = bundle["round_id"]
     if round_id is None:
         story = _at_rest(events)
-        return story if as_json else _rest_text(story)
-    mine = [e for e in events if e.round == round_id]
-    before = _balances(events, lambda e: e.round == round_id)
-    story = _story(events[0], mine, before, round_id, _attested(events))
-    return story if as_json else _text(story)
+        head = f"The table's head (seq {story['head_seq']})"
+    else:
+        mine = [e for e in events if e.round == round_id]
+        before = _balances(events, lambda e: e.round == round_id)
+        story = _story(events[0], mine, before, round_id, _attested(events))
+        head = f"Round {round_id}"
+    story.update(_logged(head, bundle["log"]["checkpoint"], trust))
+    if as_json:
+        return story
+    return _rest_text(story) if round_id is None else _text(story)
+
+
+def _logged(head: str, note: str, trust: Trust | None) -> dict[str, Any]:
+    """When ``head`` was in the log, by the witnesses' word (step 18) or nobody's but the
+    operator's: a sentence, and the witness-bounded time if a quorum gives one."""
+    witnessed = witnessing(note, trust) if trust is not None else None
+    bound = witnessed.bound if witnessed is not None else None
+    if witnessed is None:
+        said = (
+            f"{head}'s times are the operator's own claims, and no witness bounds them"
+            " (pass --witness to require one)"
+        )
+    elif bound is None:
+        said = (
+            f"{head}'s times are the operator's own claims: its checkpoint lacks the"
+            f" cosignatures of {witnessed.quorum} of the witnesses given, so no witness"
+            " bounds them"
+        )
+    else:
+        names = ", ".join(witnessed.quorum_names)
+        said = (
+            f"{head} was in the log no later than {utc(bound * 1000)} (POSIX {bound} s),"
+            f" the witness-bounded time: when {witnessed.quorum} of the"
+            f" {len(witnessed.given)} witnesses given had cosigned its checkpoint ({names})"
+        )
+    found = None
+    if witnessed is not None and bound is not None:
+        found = {"posix": bound, "utc": utc(bound * 1000), "witnesses": witnessed.quorum_names}
+    return {"logged": said + ".", "witness_bound": found}
 
 
 def _readable(bundle: Any) -> list[Event]:
@@ -299,7 +339,12 @@ def _rest_text(story: dict[str, Any]) -> str:
     lines += ["", "Money (before -> after):"]
     lines += _money_lines(story["money"])
     lines += _attested_lines(story["moves_attested"])
+    lines += _logged_lines(story["logged"])
     return "\n".join(lines)
+
+
+def _logged_lines(logged: str) -> list[str]:
+    return ["", "When it was logged:", f"  {logged}"]
 
 
 def _attested_lines(attested: list[str]) -> list[str]:
@@ -329,6 +374,7 @@ def _text(story: dict[str, Any]) -> str:
     lines += ["", "Money (before -> after the round):"]
     lines += _money_lines(story["money"])
     lines += _attested_lines(story["moves_attested"])
+    lines += _logged_lines(story["logged"])
     lines += [
         "",
         "Check it by hand: this prints the commitment (compare with round_opened), the deck",

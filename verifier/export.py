@@ -40,7 +40,7 @@ class LineChecker:
     def __init__(self, trust: Trust) -> None:
         self.trust = trust
         self.memos: OrderedDict[str, resume.Memo] = OrderedDict()
-        self.checkpoints: dict[tuple[str, str], Checkpoint] = {}  # verified notes
+        self.checkpoints: dict[tuple[str, str], bundle.Opened] = {}  # verified notes
 
     def check(self, line: Line) -> bundle.Result:
         if line.error is not None:

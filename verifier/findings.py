@@ -81,6 +81,9 @@ CODES: dict[str, tuple[int, str]] = {
     "export.fork": (17, "two bundles of one table disagree about its history"),
     "export.link": (17, "a table's bundle does not start where its previous bundle ended"),
     "export.state": (17, "a table's bundle starts at a state its previous bundle does not end in"),
+    "witness.quorum": (18, "a checkpoint without the cosignatures of a quorum of the witnesses"),
+    "witness.signature": (18, "a cosignature by a given witness's key, malformed or not verifying"),
+    "witness.time": (18, "a checkpoint cosigned by the quorum before its head was logged"),
 }
 
 

@@ -11,7 +11,7 @@ from typing import IO, TYPE_CHECKING, Any, cast
 
 from fairdeal.note import Checkpoint
 from fairdeal.verifier import export, log
-from fairdeal.verifier.findings import Report
+from fairdeal.verifier.findings import Finding, Report
 from fairdeal.verifier.inputs import (
     LIMITS,
     InputError,
@@ -27,6 +27,7 @@ from fairdeal.verifier.inputs import (
 )
 from fairdeal.verifier.progress import Progress
 from fairdeal.verifier.trust import Trust, load_trust
+from fairdeal.verifier.witnesses import witnessing
 
 if TYPE_CHECKING:  # explain is imported only when --explain asks for it
     from fairdeal.verifier.explain import Story
@@ -36,7 +37,7 @@ _NOTE_MARK = "\n\n\u2014 "  # a signed note's blank line, then its first signatu
 
 def run(args: argparse.Namespace) -> tuple[Report, "Story"]:
     """The report for the command line's input, and the story if --explain asked for one."""
-    trust = load_trust(args.key, args.origin)
+    trust = load_trust(args.key, args.origin, args.witness, args.witness_quorum)
     report = Report()
     pinned = _pinned(args, trust, report)
     if args.input is None:
@@ -72,7 +73,15 @@ def _checkpoint(path: str, trust: Trust, report: Report, what: str) -> Checkpoin
     report.checked.append(f"{what} {os.path.basename(path)}")
     if problem is not None:
         report.add([problem])
+    if checkpoint is not None:
+        report.add(_witnessed(found, trust))  # (18)
     return checkpoint
+
+
+def _witnessed(found: log.CheckpointFile, trust: Trust) -> list[Finding]:
+    """(18) A checkpoint file's note cosigned by a quorum of the given witnesses."""
+    witnessed = witnessing(found.note, trust)
+    return witnessed.findings(log.Place()) if witnessed else []
 
 
 def _read(path: str, what: str) -> bytes:
@@ -123,7 +132,7 @@ def _small(
     if args.explain and report.verdict != "unusable":
         from fairdeal.verifier.explain import explain
 
-        story = explain(obj, as_json=args.json)
+        story = explain(obj, as_json=args.json, trust=trust)
     return report, story
 
 
@@ -179,12 +188,14 @@ class _Counter:
 def _checkpoint_input(
     found: log.CheckpointFile, trust: Trust, pinned: export.Pinned, report: Report
 ) -> Report:
-    # (16) a checkpoint given as the input; (17) against --checkpoint / --previous-checkpoint
+    # (16) a checkpoint given as the input; (17) against --checkpoint / --previous-checkpoint;
+    # (18) its witnesses
     checkpoint, problem = log.open_checkpoint_file(found, trust)
     report.checked.append("checkpoint")
     report.add([problem] if problem else [])
     if checkpoint is None:
         return report
+    report.add(_witnessed(found, trust))
     for other in (pinned.previous, pinned.checkpoint):
         if other is None:
             continue

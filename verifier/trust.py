@@ -4,6 +4,8 @@ A key is a PEM public key file or a C2SP verifier key string
 ("<name>+<key id>+<base64(0x01 || public key)>"). The operator signs events and
 checkpoints with the same Ed25519 key, so either form pins both: events by the
 key id derived from the public key, checkpoints by the note key under the log's name.
+A witness's key (C2SP tlog-cosignature) is its verifier key string
+("<name>+<key id>+<base64(0x04 || public key)>"), or a file holding one.
 """
 
 import os
@@ -13,6 +15,7 @@ from functools import cached_property
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from fairdeal.cosignature import CosignatureVerifier
 from fairdeal.errors import FairdealError
 from fairdeal.keys import KeySet, load_public_key, raw_public_key
 from fairdeal.note import NoteVerifier
@@ -21,11 +24,14 @@ from fairdeal.verifier.inputs import LIMITS, InputError, open_input, read_small,
 
 @dataclass(frozen=True)
 class Trust:
-    """Pinned public keys, and the note names pinned with them (None: any log name)."""
+    """Pinned public keys, and the note names pinned with them (None: any log name); the
+    witnesses whose cosignatures a checkpoint needs, ``quorum`` of them (step 18)."""
 
     public_keys: tuple[Ed25519PublicKey, ...]
     note_names: tuple[str | None, ...]
     origin: str | None = None
+    witnesses: tuple[CosignatureVerifier, ...] = ()
+    quorum: int = 0
 
     @cached_property
     def key_set(self) -> KeySet:
@@ -45,18 +51,28 @@ class Trust:
         return verifiers
 
 
-def load_trust(specs: Sequence[str], origin: str | None = None) -> Trust:
-    """Parse each --key; InputError (exit 2) for anything that is not a usable key."""
+def load_trust(
+    specs: Sequence[str],
+    origin: str | None = None,
+    witnesses: Sequence[str] = (),
+    quorum: int | None = None,
+) -> Trust:
+    """Parse each --key and --witness; InputError (exit 2) for anything that is not a
+    usable key. ``quorum`` defaults to every witness given."""
     if not specs:
         raise InputError("input.wrong_format", "no trusted key: pass --key (PEM file or C2SP key)")
-    if len(specs) > LIMITS.max_keys:
+    if max(len(specs), len(witnesses)) > LIMITS.max_keys:
         raise InputError("input.too_large", f"more than {LIMITS.max_keys} keys")
     keys, names = [], []
     for spec in specs:
         key, name = _one_key(spec)
         keys.append(key)
         names.append(name)
-    return Trust(tuple(keys), tuple(names), origin)
+    cosigners = _witnesses(witnesses)
+    needed = len(cosigners) if quorum is None else quorum
+    if not (1 if cosigners else 0) <= needed <= len(cosigners):
+        raise ValueError(f"a quorum of {needed} of {len(cosigners)} witnesses")
+    return Trust(tuple(keys), tuple(names), origin, cosigners, needed)
 
 
 def _one_key(spec: str) -> tuple[Ed25519PublicKey, str | None]:
@@ -83,3 +99,25 @@ def _one_key_string(text: str) -> tuple[Ed25519PublicKey, str | None]:
     except (FairdealError, ValueError) as e:
         raise InputError("input.wrong_format", f"bad verifier key string: {e}") from None
     return verifier.public_key, verifier.name
+
+
+def _witnesses(specs: Sequence[str]) -> tuple[CosignatureVerifier, ...]:
+    """Each --witness; one key per witness name, for a quorum counts witnesses."""
+    witnesses = tuple(map(_one_witness, specs))
+    names = [w.name for w in witnesses]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        reason = f"one key per witness name: {', '.join(twice)} given twice"
+        raise InputError("input.wrong_format", reason)
+    return witnesses
+
+
+def _one_witness(spec: str) -> CosignatureVerifier:
+    text = spec
+    if os.path.exists(spec):
+        with open_input(spec) as stream:
+            text = text_of(read_small(stream, f"witness key file {spec}"), f"witness key {spec}")
+    try:
+        return CosignatureVerifier.from_key_string(text.strip())
+    except (FairdealError, ValueError) as e:
+        raise InputError("input.wrong_format", f"bad witness key: {e}") from None

@@ -13,7 +13,7 @@ from fairdeal.merkle import MerkleTree
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
 from fairdeal.verifier.cli import main
 
-from . import helpers
+from . import helpers, witnessed
 from .helpers import Log, codes, run
 
 REPO = Path(__file__).resolve().parents[2]
@@ -311,10 +311,15 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def test_the_verifier_runs_without_the_server_or_a_database(files: dict[str, str]) -> None:
+def test_the_verifier_runs_without_the_server_or_a_database(
+    tmp_path: Path, files: dict[str, str], bundles: list[dict[str, Any]]
+) -> None:
+    cosigned = tmp_path / "cosigned.json"
+    cosigned.write_text(json.dumps(witnessed.witnessed(bundles[-1], witnessed.ALICE)))
     for args in (
         [files["bundle"], "--explain"],
         [files["export"], "--checkpoint", files["checkpoint"], "--jobs", "2"],
+        [str(cosigned), "--witness", witnessed.ALICE.verifier_key(), "--explain"],
     ):
         done = subprocess.run(
             [sys.executable, "-c", _BLOCKER, "--key", files["key"], *args],

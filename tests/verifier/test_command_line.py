@@ -34,6 +34,7 @@ def test_every_option_has_help_and_its_default() -> None:
     done = verify("--help")
     found = options_and_help(done.stdout)
     assert {"input", "--key KEY", "--jobs JOBS", "--explain", "--version"} <= set(found)
+    assert {"--witness KEY", "--witness-quorum N"} <= set(found)
     for option, text in found.items():
         assert text, f"{option} has no help"
         if " " in option and not option.startswith("-h"):  # it takes a value

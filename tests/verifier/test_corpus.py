@@ -6,9 +6,9 @@ from typing import Any
 import pytest
 
 from fairdeal.events import Event
-from fairdeal.verifier import Trust, verify_bundle
+from fairdeal.verifier import Trust, load_trust, verify_bundle
 
-from . import corpus
+from . import corpus, helpers, witnessed
 from .corpus import Fixture
 
 
@@ -108,6 +108,11 @@ def test_a_table_at_rest_verifies_and_is_told(fixture: Fixture, trust: Trust) ->
     assert f"at rest at seq {seated - 1}: no round open" in story
     assert "seat 2: seat joined" in story
     assert "seat:2: 0 -> 1000 (+1000)" in story  # a buy-in, since the table was made
+    assert f"The table's head (seq {seated - 1})'s times are the operator's own claims" in story
+    at_rest = witnessed.witnessed(_at_rest(fixture.kvitlach, seated), witnessed.ALICE)
+    given = load_trust([helpers.VERIFIER_KEY], witnesses=[witnessed.ALICE.verifier_key()])
+    told = explain(at_rest, trust=given)
+    assert f"The table's head (seq {seated - 1}) was in the log no later than" in told
 
 
 @pytest.mark.parametrize("last", ["round_opened", "round_sealed", "card_dealt"])
