@@ -48,10 +48,10 @@ def get_checkpoint_note() -> Response:
 @tiles.response(200, _BYTES, content_type="application/octet-stream")
 @documented(tiles, PUBLIC, 404)
 def get_entry_bundle(index: str) -> Response:
-    """An entry bundle: each leaf's data (its 32-byte head) as a big-endian uint16 length
-    and the bytes, for the leaves of level 0's tile of the same number and width.
+    """An entry bundle: the data of the leaves of level 0's tile of the same N and W.
 
-    404 beyond the log, or for a path in any other spelling; cached for good."""
+    Each leaf's data (its 32-byte head) as a big-endian uint16 length and the bytes. 404
+    beyond the log, or for a path in any other spelling; cached for good."""
     return _immutable(service().published.entry_bundle(_tile(f"{ENTRIES}/{index}")))
 
 
