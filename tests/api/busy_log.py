@@ -31,7 +31,7 @@ def fill_log(url: str, rounds: int, seated_tables: int) -> None:
     """``rounds`` rounds of each game, then ``seated_tables`` more tables seated."""
     rng = random.Random(7)
     toto21 = toto21_table(url, {"target": 10}, keyless=True)
-    kvitlach = kvitlach_table(url, 2, {"max_bet": 50}, keyless=True)
+    kvitlach = kvitlach_table(url, 2, {"max_bet": 10}, keyless=True)
     for _ in range(rounds):
         play_toto21_round(toto21, rng)
         play_kvitlach_round(kvitlach)
