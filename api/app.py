@@ -74,7 +74,9 @@ def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask
     app.extensions["fairdeal"] = service
     api = DocumentedApi(app)
     api.document_errors()
-    for blueprint in (tables, logs, health):
+    from fairdeal.api.tiles import tiles as tile_api  # here: it imports service() from here
+
+    for blueprint in (tables, logs, health, tile_api):
         api.register_blueprint(blueprint)
     api.document_one_of("Seed", schemas.SEED_ONE_OF)
     _install_error_handlers(app)

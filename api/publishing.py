@@ -15,6 +15,7 @@ from fairdeal.api.transparency import TransparencyLog
 from fairdeal.bundle import LogEntry, make_bundle
 from fairdeal.keys import public_key_pem
 from fairdeal.protocol import TABLE_STATE
+from fairdeal.tiles import Tile, available_width, encode_entry_bundle, tile_hashes
 
 
 class Publisher:
@@ -113,6 +114,22 @@ class Publisher:
                 "proof": [h.hex() for h in proof],
             }
 
+    def tile(self, tile: Tile) -> bytes:
+        """A tile of the log's hashes (SPEC 10.6), as wide as asked if the tree has that many."""
+        assert tile.level is not None, "an entry bundle is read by entry_bundle"
+        with self.store.reader() as txn:
+            tree = self.log.tree(txn)
+            _check_within(tile, available_width(tile.level, tile.index, tree.size))
+            return tile_hashes(tree.shared, tile)
+
+    def entry_bundle(self, tile: Tile) -> bytes:
+        """The leaves' data (their heads) beside level 0's tile of the same number and width."""
+        with self.store.reader() as txn:
+            _check_within(tile, available_width(0, tile.index, txn.log_size()))
+            return encode_entry_bundle(
+                txn.leaf_heads(tile.first_leaf, tile.first_leaf + tile.width)
+            )
+
     def key_list(self) -> dict[str, Any]:
         current = self.keys.signer.key_id
         keys = [
@@ -172,6 +189,13 @@ def _page(events: list[dict[str, Any]], limit: int) -> dict[str, Any]:
     more = len(events) > limit
     next_seq = events[limit]["event"]["seq"] if more else None
     return {"events": events[:limit], "next_from_seq": next_seq}
+
+
+def _check_within(tile: Tile, width: int) -> None:
+    """A tile narrower than the tree has is that tile at an older size, which never changes."""
+    if tile.width > width:
+        have = f"{width} wide" if width else "not begun"
+        raise NotFoundError(f"{tile.path} is beyond the log: that tile is {have}")
 
 
 def _seq_of(txn: Reader, head: HeadRow) -> int:

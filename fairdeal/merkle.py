@@ -87,6 +87,14 @@ class MerkleTree:
             raise TreeRangeError(f"leaf {index} is outside the tree of {self._size} leaves")
         return self._full(0, index)
 
+    def subtree_hash(self, level: int, index: int) -> bytes:
+        """MTH of the full subtree of 2**level leaves starting at leaf index * 2**level."""
+        if level < 0 or index < 0 or (index + 1) << level > self._size:
+            raise TreeRangeError(
+                f"no full subtree {index} of 2**{level} leaves in a tree of {self._size}"
+            )
+        return self._full(level, index)
+
     def append(self, leaf_data: bytes) -> int:
         """Add a leaf by its data; returns its index."""
         return self.append_leaf_hash(leaf_hash(leaf_data))

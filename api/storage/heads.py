@@ -74,3 +74,16 @@ class HeadQueries(Queries):
             HeadRow(index, table, round_id, seq, bytes(head))
             for index, table, round_id, seq, head in rows
         ]
+
+    def leaf_heads(self, start: int, end: int) -> list[bytes]:
+        """The heads (leaf data) of leaves ``start`` to ``end - 1``; a range beyond the log
+        is the caller's error."""
+        rows = self._run(
+            "SELECT leaf_index, head_hash FROM rounds WHERE leaf_index >= ? AND leaf_index < ?"
+            " UNION ALL SELECT leaf_index, head_hash FROM table_heads"
+            " WHERE leaf_index >= ? AND leaf_index < ? ORDER BY leaf_index",
+            (start, end, start, end),
+        ).fetchall()
+        if not 0 <= start <= end or len(rows) != end - start:
+            raise ValueError(f"leaf range [{start}, {end}) is not within the log's heads")
+        return [bytes(head) for _, head in rows]

@@ -46,6 +46,9 @@ WHO_MAY_CALL = {
     "GET /v1/log/consistency": PUBLIC,
     "GET /v1/keys": PUBLIC,
     "GET /v1/export": OPERATOR,
+    "GET /checkpoint": PUBLIC,
+    "GET /tile/{level}/{index}": PUBLIC,
+    "GET /tile/entries/{index}": PUBLIC,
     "GET /healthz": PUBLIC,
     "GET /readyz": PUBLIC,
 }

@@ -614,6 +614,45 @@ def test_a_round_has_one_leaf(store: Store) -> None:
         assert tx.leaf_hashes(0, 3) == [leaf(0), leaf(1), leaf(2)]
 
 
+def test_leaf_heads_are_each_leafs_data_by_index(store: Store) -> None:
+    """Rounds' and tables' heads alike, by leaf index, whatever order they were logged in."""
+    with_table(store, "a")
+    with_rounds(store, "a", ["r0", "r2"])
+    with store.transaction() as tx:
+        tx.append_leaf(leaf(100), None)
+        tx.put_table_head("a", 1, leaf(1), 1, 500)
+        tx.append_leaf(leaf(101), None)
+        tx.finish_round("r2", leaf(2), leaf_index=2, finished_at=600)
+        tx.append_leaf(leaf(102), "r2")
+        tx.finish_round("r0", leaf(0), leaf_index=0, finished_at=400)
+        tx.append_leaf(leaf(103), None)
+        tx.put_table_head("a", 9, leaf(3), 3, 700)
+    with store.reader() as reader:
+        assert reader.leaf_heads(0, 4) == [leaf(i) for i in range(4)]
+        assert reader.leaf_heads(1, 3) == [leaf(1), leaf(2)]
+        assert reader.leaf_heads(4, 4) == []
+
+
+@pytest.mark.parametrize(
+    ("start", "end"),
+    [
+        pytest.param(0, 3, id="past-the-end"),
+        pytest.param(1, 0, id="backwards"),
+        pytest.param(-1, 1, id="negative"),
+    ],
+)
+def test_leaf_heads_outside_the_log(store: Store, start: int, end: int) -> None:
+    with_table(store)
+    with_rounds(store, "t1", ["r0"])
+    with store.transaction() as tx:
+        tx.finish_round("r0", leaf(0), leaf_index=0, finished_at=400)
+        tx.append_leaf(leaf(100), "r0")
+        tx.put_table_head("t1", 5, leaf(1), 1, 500)
+        tx.append_leaf(leaf(101), None)
+    with pytest.raises(ValueError, match="leaf range"), store.reader() as reader:
+        reader.leaf_heads(start, end)
+
+
 def test_concurrent_leaves_are_dense(backend: Backend, store: Store) -> None:
     threads, per_thread = 8, 6
     with_table(store)
