@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from werkzeug.serving import run_simple
+from werkzeug.serving import make_server
 
 from fairdeal.api import logs
 from fairdeal.errors import FairdealError
@@ -96,8 +96,12 @@ def run_witness(args: argparse.Namespace) -> int:
     log.info("witness key %s", cosigner.verifier_key())
     for verifier in args.log:
         log.info("witnessing %s", verifier.key_string())
+    server = make_server(
+        args.host, args.port, app, threaded=True, request_handler=logs.RequestLogHandler
+    )
+    # Said once the port is bound, so that a reader of the log may send requests at once.
     log.info("witness on http://%s:%d/add-checkpoint", args.host, args.port)
-    run_simple(args.host, args.port, app, threaded=True, request_handler=logs.RequestLogHandler)
+    server.serve_forever()
     return 0
 
 
