@@ -78,9 +78,12 @@ class ConflictError(WitnessRequestError):
 
     status = 409
 
-    def __init__(self, message: str, latest_size: int) -> None:
-        super().__init__(message)
-        self.latest_size = latest_size
+    def __init__(self, reason: str, latest_size: int) -> None:
+        super().__init__(reason, latest_size)  # both, so that it pickles
+        self.reason, self.latest_size = reason, latest_size
+
+    def __str__(self) -> str:
+        return self.reason
 
 
 class StaleOldSizeError(ConflictError):
