@@ -1,9 +1,9 @@
 """The ``fairdeal`` command: check a shuffle by hand, make a seat's key and sign its commands
-(and, with the server extra, run the service).
+(and, with the server extra, run the service or a witness).
 
 Every usage error is one line on stderr and exit status 2; ``fairdeal`` alone prints the
-command list and exits 2. Without the server extra, ``serve`` and ``demo`` are still listed,
-and say how to get them. Output to a pipe closed early (``| head -1``) ends quietly.
+command list and exits 2. Without the server extra, ``serve``, ``demo`` and ``witness`` are
+still listed, and say how to get them. Output to a pipe closed early (``| head -1``) ends quietly.
 """
 
 import argparse
@@ -109,10 +109,11 @@ def _add_server_commands(commands: Any) -> None:
 
 
 def _add_missing_server_commands(commands: Any) -> None:
-    """``serve`` and ``demo`` without the server extra: listed, and saying how to get them."""
+    """The server extra's commands without it: listed, and saying how to get them."""
     for name, what in (
         ("serve", "run the dealing service"),
         ("demo", "play a Toto21 match and Kvitlach tables with bots, then verify them"),
+        ("witness", "run a C2SP tlog-witness that cosigns a log's checkpoints"),
     ):
         needs = f"needs the server extra: {SERVER_EXTRA}"
         command = commands.add_parser(

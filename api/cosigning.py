@@ -19,13 +19,17 @@ from fairdeal.api.config import WitnessConfig
 from fairdeal.api.storage import StorageUnavailableError, Store
 from fairdeal.api.transparency import TransparencyLog
 from fairdeal.cosignature import BadCosignatureError
-from fairdeal.errors import FairdealError
-from fairdeal.note import MalformedNoteError, parse_signature_line, read_note
-from fairdeal.witnessing import format_add_checkpoint, parse_tlog_size
+from fairdeal.note import parse_signature_line, read_note
+from fairdeal.witnessing import (
+    TLOG_SIZE_TYPE,
+    MalformedResponseError,
+    format_add_checkpoint,
+    parse_cosignature_lines,
+    parse_tlog_size,
+)
 
 log = logging.getLogger("fairdeal.witness")
 POLL_S = 1.0
-SIZE_TYPE = "text/x.tlog.size"
 _MAX_ANSWER = 64 * 1024
 
 
@@ -211,11 +215,11 @@ class _WitnessLoop(threading.Thread):
 
     def _size_in(self, answer: Answer) -> int | None:
         """The witness's size in a 409 that states it, else None."""
-        if answer.content_type != SIZE_TYPE:
+        if answer.content_type != TLOG_SIZE_TYPE:
             return None
         try:
             return parse_tlog_size(answer.text)
-        except FairdealError:
+        except MalformedResponseError:
             return None
 
     def _keep(self, size: int, note: str, text: str) -> None:
@@ -231,17 +235,24 @@ class _WitnessLoop(threading.Thread):
         self.counters.cosigned(self.name_)
 
     def _cosignatures(self, note: str, text: str) -> list[tuple[str, int]]:
-        """The lines of ``text`` that are this witness's valid cosignatures of ``note``."""
+        """The lines of ``text`` that are this witness's valid cosignatures of ``note``,
+        with their times."""
+        try:
+            lines = parse_cosignature_lines(text)
+        except MalformedResponseError as e:
+            log.error("witness %s answered 200 with no signature lines: %s", self.name_, e)
+            return []
         body, _ = read_note(note)
         verifier = self.witness.verifier
         valid = []
-        for line in filter(None, text.split("\n")):
+        for line in lines:
+            name, key_id, signature = parse_signature_line(line[:-1])
+            if (name, key_id) != (verifier.name, verifier.key_id):
+                continue  # another key's: C2SP says to ignore it
             try:
-                name, key_id, signature = parse_signature_line(line)
-                if (name, key_id) == (verifier.name, verifier.key_id):
-                    valid.append((line + "\n", verifier.verify(body, key_id + signature)))
-            except (MalformedNoteError, BadCosignatureError) as e:
-                log.error("witness %s sent a bad cosignature line: %s", self.name_, e)
+                valid.append((line, verifier.verify(body, key_id + signature)))
+            except BadCosignatureError as e:
+                log.error("witness %s sent a bad cosignature: %s", self.name_, e)
         return valid
 
     def _refused(self, reason: str, detail: str) -> None:

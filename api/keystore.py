@@ -7,7 +7,6 @@ other users may read or write is refused.
 """
 
 import logging
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,42 +44,20 @@ def load_keys(config: Config) -> Keys:
         return Keys(Signer(load_private_key(pem, passphrase)), retired, development=False)
     path = config.instance_path / DEV_KEY_NAME
     if not path.exists():
-        _write_private(path, private_key_pem(Ed25519PrivateKey.generate()))
+        private_files.write_once(path, private_key_pem(Ed25519PrivateKey.generate()))
     log.warning(DEV_KEY_WARNING, path)
     pem = _read_private(path, "the development key")
     return Keys(Signer(load_private_key(pem)), retired, development=True)
 
 
 def _read_private(path: Path, name: str) -> bytes:
-    with path.open("rb") as handle:
-        mode = os.fstat(handle.fileno()).st_mode
-        if private_files.open_to_others(mode):
-            raise ConfigError(f"{name}: {private_files.too_open(path, mode)}")
-        return handle.read()
+    try:
+        return private_files.read_own(path)
+    except private_files.TooOpenError as e:
+        raise ConfigError(f"{name}: {e}") from None
 
 
 def _retired_keys(folder: str) -> list[Ed25519PublicKey]:
     if not folder:
         return []
     return [load_public_key(p.read_bytes()) for p in sorted(Path(folder).glob("*.pem"))]
-
-
-def _write_private(path: Path, pem: bytes) -> None:
-    """Write the whole key to a private temporary file, then link it into place.
-
-    The link fails if another starting process got there first; then its key is used,
-    and no process ever reads a half-written file.
-    """
-    private_files.make_folder(path.parent)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, private_files.FILE_MODE)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(pem)
-        handle.flush()
-        os.fsync(handle.fileno())
-    try:
-        os.link(temporary, path)
-    except FileExistsError:
-        pass
-    finally:
-        temporary.unlink()

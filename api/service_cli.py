@@ -1,4 +1,5 @@
-"""``fairdeal serve`` and ``fairdeal demo``: the commands that need the server extra."""
+"""``fairdeal serve``, ``fairdeal demo`` and ``fairdeal witness``: the commands that need the
+server extra."""
 
 import argparse
 import logging
@@ -12,6 +13,7 @@ from fairdeal.api import logs
 from fairdeal.api.app import create_app
 from fairdeal.api.config import Config, ConfigError, unknown_variables
 from fairdeal.api.storage import StorageError
+from fairdeal.api.witness.command import add_command as add_witness_command
 from fairdeal.errors import FairdealError
 
 USAGE_ERROR = 2
@@ -32,6 +34,7 @@ def add_commands(commands: Any) -> None:
         "--port", type=_port, default=8000, help="TCP port, 1 to 65535 (default: 8000)"
     )
     serve.set_defaults(run=run_serve)
+    add_witness_command(commands, _port)
     demo = commands.add_parser(
         "demo",
         help="play a Toto21 match and Kvitlach tables with bots, then verify them",

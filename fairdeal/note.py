@@ -80,6 +80,13 @@ def check_name(name: str, error: type[Exception]) -> None:
         raise error(f"bad key name {name!r}")
 
 
+def parse_size(text: str, error: type[Exception]) -> int:
+    """A tree size in canonical decimal ("0", or no leading zero), at most 2**64 - 1."""
+    if not _DECIMAL.fullmatch(text) or int(text) > MAX_TREE_SIZE:
+        raise error(f"{text[:24]!r} is not a tree size in canonical decimal")
+    return int(text)
+
+
 def b64decode(text: str, error: type[Exception]) -> bytes:
     """Standard padded base64, canonical only (no stray characters or padding bits)."""
     try:
@@ -362,10 +369,9 @@ class Checkpoint:
         if len(lines) < 3:
             raise MalformedCheckpointError("a checkpoint has origin, size and root lines")
         origin, size, root, *extensions = lines
-        if not _DECIMAL.fullmatch(size):
-            raise MalformedCheckpointError("the tree size is not canonical decimal")
+        tree_size = parse_size(size, MalformedCheckpointError)
         root_hash = b64decode(root, MalformedCheckpointError)
-        return cls(origin, int(size), root_hash, tuple(extensions))
+        return cls(origin, tree_size, root_hash, tuple(extensions))
 
 
 def sign_checkpoint(checkpoint: Checkpoint, signer: NoteSigner) -> str:

@@ -47,14 +47,16 @@ def test_version_is_the_installed_distribution_s() -> None:
 def test_bare_fairdeal_lists_every_command_with_a_line_each_and_exits_2(core_only: bool) -> None:
     done = fairdeal(core_only=core_only)
     assert done.returncode == 2 and done.stdout == ""
-    for command in ("deck", "keygen", "sign", "commit", "serve", "demo"):
+    for command in ("deck", "keygen", "sign", "commit", "serve", "demo", "witness"):
         assert re.search(rf"^    {command} {{2,}}\S", done.stderr, re.MULTILINE), done.stderr
     assert done.stderr.endswith("fairdeal: error: name a command (fairdeal COMMAND --help)\n")
     needs = " ".join(done.stderr.split()).count("(needs the server extra: pip install")
-    assert needs == (2 if core_only else 0)
+    assert needs == (3 if core_only else 0)
 
 
-@pytest.mark.parametrize("command", ["deck", "keygen", "sign", "commit", "serve", "demo"])
+@pytest.mark.parametrize(
+    "command", ["deck", "keygen", "sign", "commit", "serve", "demo", "witness"]
+)
 def test_every_option_of_every_subcommand_has_help_and_its_default(command: str) -> None:
     done = fairdeal(command, "--help")
     assert done.returncode == 0, done.stderr
@@ -72,8 +74,8 @@ def test_the_top_level_options_have_help() -> None:
     assert set(found) == {"-h, --help", "--version"} and all(found.values())
 
 
-@pytest.mark.parametrize("command", ["serve", "demo"])
-def test_a_core_only_install_says_how_to_get_serve_and_demo(command: str) -> None:
+@pytest.mark.parametrize("command", ["serve", "demo", "witness"])
+def test_a_core_only_install_says_how_to_get_serve_demo_and_witness(command: str) -> None:
     done = fairdeal(command, "--port", "9000", core_only=True)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == (

@@ -700,7 +700,9 @@ def test_checkpoints(store: Store) -> None:
 def test_cosignatures_choose_the_most_cosigned_checkpoint_then_the_largest(store: Store) -> None:
     with_table(store)
     with_rounds(store, "t1", ["r0", "r1", "r2"])
-    rows = [CheckpointRow(n, bytes([n]) * 32, f"origin\n{n}\n\n— sig\n", 500 + n) for n in (1, 2, 3)]
+    rows = [
+        CheckpointRow(n, bytes([n]) * 32, f"origin\n{n}\n\n— sig\n", 500 + n) for n in (1, 2, 3)
+    ]
     with store.transaction() as tx:
         for n, row in enumerate(rows):
             tx.append_leaf(leaf(n), f"r{n}")
