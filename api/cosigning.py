@@ -2,15 +2,17 @@
 (SPEC 10.5, 13.3).
 
 One thread a witness. Woken when this process commits a write, and every second for the
-checkpoints other processes sign (and to retry), it sends the latest checkpoint with a
+checkpoints other processes sign, it sends the latest checkpoint with a
 consistency proof from the size the witness last cosigned (C2SP tlog-witness), checks the
 cosignature it gets back, and keeps it beside the checkpoint. A witness that is down or
-slow holds up only its own thread, never a request; one that refuses is logged loudly.
+slow holds up only its own thread, never a request; one that refuses is logged loudly. After
+a failure the thread waits longer each time before trying that witness again.
 """
 
 import http.client
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -30,6 +32,7 @@ from fairdeal.witnessing import (
 
 log = logging.getLogger("fairdeal.witness")
 POLL_S = 1.0
+MAX_BACKOFF_S = 30
 _MAX_ANSWER = 64 * 1024
 
 
@@ -147,6 +150,8 @@ class _WitnessLoop(threading.Thread):
         self.requested = self.done = 0  # passes asked for by flush(), and the last one run
         self.at: int | None = None  # the size the witness last cosigned, as it said
         self.cosigned: int | None = None  # the size whose cosignature by it is kept
+        self.failures = 0  # in a row: each doubles the wait before the next try, up to MAX
+        self.retry_at = 0.0  # time.monotonic() before which only flush() sends
 
     def run(self) -> None:
         while not self.stopping.is_set():
@@ -156,6 +161,9 @@ class _WitnessLoop(threading.Thread):
                 break
             with self.passes:
                 serving = self.requested
+                forced = serving > self.done
+            if not forced and time.monotonic() < self.retry_at:
+                continue
             try:
                 self.submit_latest()
             except StorageUnavailableError as e:
@@ -201,8 +209,7 @@ class _WitnessLoop(threading.Thread):
                     format_add_checkpoint(old, proof, latest.note)
                 )
             except WitnessUnreachableError as e:
-                self.counters.failed(self.name_, "unreachable")
-                log.warning("witness %s is unreachable: %s", self.name_, e)
+                self._failed("unreachable", str(e), logging.WARNING)
                 return
             if answer.status == 200:
                 self._keep(latest.size, latest.note, answer.text)
@@ -233,6 +240,9 @@ class _WitnessLoop(threading.Thread):
                 txn.put_cosignature(size, self.name_, line, timestamp, self.clock())
         self.at = self.cosigned = size
         self.counters.cosigned(self.name_)
+        if self.failures:
+            log.info("witness %s cosigns again after %d failures", self.name_, self.failures)
+        self.failures, self.retry_at = 0, 0.0
 
     def _cosignatures(self, note: str, text: str) -> list[tuple[str, int]]:
         """The lines of ``text`` that are this witness's valid cosignatures of ``note``,
@@ -257,5 +267,15 @@ class _WitnessLoop(threading.Thread):
 
     def _refused(self, reason: str, detail: str) -> None:
         """A refusal is evidence: the log and the witness disagree, or are misconfigured."""
+        self._failed(reason, f"refused the log's checkpoint: {detail}", logging.ERROR)
+
+    def _failed(self, reason: str, detail: str, level: int) -> None:
+        """Count and log a failure, and wait longer before the next try: 1 s, 2 s, 4 s ...
+        up to MAX_BACKOFF_S, so a witness down or refusing is logged a few times a minute,
+        not once a write."""
+        self.failures += 1
+        self.retry_at = time.monotonic() + min(2 ** (self.failures - 1), MAX_BACKOFF_S)
         self.counters.failed(self.name_, reason)
-        log.error("witness %s refused the log's checkpoint (%s): %s", self.name_, reason, detail)
+        log.log(
+            level, "witness %s (%s, %d in a row): %s", self.name_, reason, self.failures, detail
+        )
