@@ -47,3 +47,13 @@ def test_api_bench_plays_keyless_and_signed_seats_without_a_refusal():
         # every request of every kind was answered as the bot expected: no error, no refusal
         assert re.search(rf"^{which} +[\d.]+ actions/s .*errors: none\)$", out, re.M), out
     assert re.search(r"^signed / keyless seats: \d+\.\d%", out, re.M)
+
+
+def test_witnesses_bench_plays_with_and_without_witnesses_and_times_their_cosignatures():
+    out = _run("bench/witnesses.py", "--seconds", "1", "--concurrency", "1", "--repeats", "1")
+    for which in ("no witness", "two witnesses"):
+        assert re.search(rf"^{which} +[\d.]+ actions/s .*errors: none\)$", out, re.M), out
+    assert re.search(r"^witnessed / none, mean of 1: \d+\.\d%", out, re.M), out
+    # every head of the witnessed run was cosigned by both witnesses, and timed
+    timed = re.search(r"p99 (\d+) ms, max \d+ ms over (\d+) heads", out)
+    assert timed and int(timed.group(2)) > 0, out
