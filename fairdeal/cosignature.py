@@ -12,23 +12,23 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from fairdeal.errors import BadSignatureError
 from fairdeal.note import (
     KEY_ID_SIZE,
-    MalformedKeyError,
     MalformedNoteError,
     NoteError,
-    b64encode,
     check_key_id,
     check_name,
     key_id,
     raw_public,
     read_note,
+    read_signer_key,
+    read_verifier_key,
     signature_line,
-    typed_key,
+    signer_key_string,
+    verifier_key_string,
 )
 
 COSIGNATURE_TYPE = b"\x04"
@@ -69,22 +69,13 @@ class CosignatureVerifier:
     @classmethod
     def from_key_string(cls, vkey: str) -> "CosignatureVerifier":
         """Parse "<name>+<hex key ID>+<base64(0x04 || public key)>"."""
-        parts = vkey.split("+", 2)  # base64 may itself contain "+"
-        if len(parts) != 3:
-            raise MalformedKeyError("a witness key is name+keyid+key")
-        name, id_hex, material = parts
-        check_name(name, MalformedKeyError)
-        try:
-            key = Ed25519PublicKey.from_public_bytes(typed_key(material, COSIGNATURE_TYPE))
-        except ValueError as exc:
-            raise MalformedKeyError("not an Ed25519 public key") from exc
+        name, id_hex, key = read_verifier_key(vkey, COSIGNATURE_TYPE)
         verifier = cls(name, key)
         check_key_id(id_hex, verifier.key_id)
         return verifier
 
     def key_string(self) -> str:
-        material = b64encode(COSIGNATURE_TYPE + raw_public(self.public_key))
-        return f"{self.name}+{self.key_id.hex()}+{material}"
+        return verifier_key_string(self.name, self.key_id, COSIGNATURE_TYPE, self.public_key)
 
     def verify(self, body: str, blob: bytes) -> int:
         """The timestamp of the cosignature ``blob`` (key ID, time, signature) over the
@@ -113,14 +104,8 @@ class Cosigner:
     @classmethod
     def from_key_string(cls, skey: str) -> "Cosigner":
         """Parse "PRIVATE+KEY+<name>+<hex key ID>+<base64(0x04 || seed)>"."""
-        parts = skey.split("+", 4)
-        if len(parts) != 5 or parts[:2] != ["PRIVATE", "KEY"]:
-            raise MalformedKeyError("a witness's private key is PRIVATE+KEY+name+keyid+key")
-        _, _, name, id_hex, material = parts
-        check_name(name, MalformedKeyError)
-        signer = cls(
-            name, Ed25519PrivateKey.from_private_bytes(typed_key(material, COSIGNATURE_TYPE))
-        )
+        name, id_hex, key = read_signer_key(skey, COSIGNATURE_TYPE)
+        signer = cls(name, key)
         check_key_id(id_hex, signer.key_id)
         return signer
 
@@ -128,13 +113,7 @@ class Cosigner:
         return self.verifier.key_string()
 
     def private_key_string(self) -> str:
-        seed = self._key.private_bytes(
-            serialization.Encoding.Raw,
-            serialization.PrivateFormat.Raw,
-            serialization.NoEncryption(),
-        )
-        material = b64encode(COSIGNATURE_TYPE + seed)
-        return f"PRIVATE+KEY+{self.name}+{self.key_id.hex()}+{material}"
+        return signer_key_string(self.name, self.key_id, COSIGNATURE_TYPE, self._key)
 
     def cosign(self, body: str, timestamp: int) -> str:
         """The signature line cosigning the checkpoint ``body`` at ``timestamp``."""

@@ -121,6 +121,46 @@ def typed_key(material: str, signature_type: bytes = ED25519_TYPE) -> bytes:
     return raw[1:]
 
 
+def read_verifier_key(vkey: str, signature_type: bytes) -> tuple[str, str, Ed25519PublicKey]:
+    """(name, hex key ID, public key) of "<name>+<hex key ID>+<base64(type || key)>"; the
+    key ID is the caller's to check, with the key ID rule of its signature type."""
+    parts = vkey.split("+", 2)  # base64 may itself contain "+"
+    if len(parts) != 3:
+        raise MalformedKeyError("a verifier key is name+keyid+key")
+    name, id_hex, material = parts
+    check_name(name, MalformedKeyError)
+    try:
+        return name, id_hex, Ed25519PublicKey.from_public_bytes(typed_key(material, signature_type))
+    except ValueError as exc:
+        raise MalformedKeyError("not an Ed25519 public key") from exc
+
+
+def read_signer_key(skey: str, signature_type: bytes) -> tuple[str, str, Ed25519PrivateKey]:
+    """(name, hex key ID, private key) of "PRIVATE+KEY+<name>+<hex key ID>+<base64(type ||
+    seed)>"; the key ID is the caller's to check."""
+    parts = skey.split("+", 4)
+    if len(parts) != 5 or parts[:2] != ["PRIVATE", "KEY"]:
+        raise MalformedKeyError("a signer key is PRIVATE+KEY+name+keyid+key")
+    _, _, name, id_hex, material = parts
+    check_name(name, MalformedKeyError)
+    return name, id_hex, Ed25519PrivateKey.from_private_bytes(typed_key(material, signature_type))
+
+
+def verifier_key_string(
+    name: str, key_id: bytes, signature_type: bytes, key: Ed25519PublicKey
+) -> str:
+    return f"{name}+{key_id.hex()}+{b64encode(signature_type + raw_public(key))}"
+
+
+def signer_key_string(
+    name: str, key_id: bytes, signature_type: bytes, key: Ed25519PrivateKey
+) -> str:
+    seed = key.private_bytes(
+        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+    )
+    return f"PRIVATE+KEY+{name}+{key_id.hex()}+{b64encode(signature_type + seed)}"
+
+
 class NoteVerifier:
     """A trusted Ed25519 key under a name: checks note signatures."""
 
@@ -133,22 +173,13 @@ class NoteVerifier:
     @classmethod
     def from_key_string(cls, vkey: str) -> "NoteVerifier":
         """Parse "<name>+<hex key ID>+<base64(0x01 || public key)>"."""
-        parts = vkey.split("+", 2)  # base64 may itself contain "+"
-        if len(parts) != 3:
-            raise MalformedKeyError("a verifier key is name+keyid+key")
-        name, id_hex, material = parts
-        check_name(name, MalformedKeyError)
-        try:
-            key = Ed25519PublicKey.from_public_bytes(typed_key(material))
-        except ValueError as exc:
-            raise MalformedKeyError("not an Ed25519 public key") from exc
+        name, id_hex, key = read_verifier_key(vkey, ED25519_TYPE)
         verifier = cls(name, key)
         check_key_id(id_hex, verifier.key_id)
         return verifier
 
     def key_string(self) -> str:
-        material = b64encode(ED25519_TYPE + raw_public(self.public_key))
-        return f"{self.name}+{self.key_id.hex()}+{material}"
+        return verifier_key_string(self.name, self.key_id, ED25519_TYPE, self.public_key)
 
     def verify(self, message: bytes, signature: bytes) -> bool:
         if len(signature) != _ED25519_SIG_SIZE:
@@ -172,12 +203,8 @@ class NoteSigner:
     @classmethod
     def from_key_string(cls, skey: str) -> "NoteSigner":
         """Parse "PRIVATE+KEY+<name>+<hex key ID>+<base64(0x01 || seed)>"."""
-        parts = skey.split("+", 4)
-        if len(parts) != 5 or parts[:2] != ["PRIVATE", "KEY"]:
-            raise MalformedKeyError("a signer key is PRIVATE+KEY+name+keyid+key")
-        _, _, name, id_hex, material = parts
-        check_name(name, MalformedKeyError)
-        signer = cls(name, Ed25519PrivateKey.from_private_bytes(typed_key(material)))
+        name, id_hex, key = read_signer_key(skey, ED25519_TYPE)
+        signer = cls(name, key)
         check_key_id(id_hex, signer.key_id)
         return signer
 
@@ -185,12 +212,7 @@ class NoteSigner:
         return self.verifier.key_string()
 
     def private_key_string(self) -> str:
-        seed = self._key.private_bytes(
-            serialization.Encoding.Raw,
-            serialization.PrivateFormat.Raw,
-            serialization.NoEncryption(),
-        )
-        return f"PRIVATE+KEY+{self.name}+{self.key_id.hex()}+{b64encode(ED25519_TYPE + seed)}"
+        return signer_key_string(self.name, self.key_id, ED25519_TYPE, self._key)
 
     def sign(self, message: bytes) -> bytes:
         """The bare 64-byte Ed25519 signature (no key ID)."""
