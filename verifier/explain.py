@@ -92,13 +92,17 @@ def _logged(head: str, note: str, trust: Trust | None) -> dict[str, Any]:
     else:
         names = ", ".join(witnessed.quorum_names)
         said = (
-            f"{head} was in the log no later than {utc(bound * 1000)} (POSIX {bound} s),"
-            f" the witness-bounded time: when {witnessed.quorum} of the"
+            f"{head} was in the log no later than {utc(bound * 1000 + 999)} (the end of POSIX"
+            f" second {bound}), the witness-bounded time: when {witnessed.quorum} of the"
             f" {len(witnessed.given)} witnesses given had cosigned its checkpoint ({names})"
         )
     found = None
     if witnessed is not None and bound is not None:
-        found = {"posix": bound, "utc": utc(bound * 1000), "witnesses": witnessed.quorum_names}
+        found = {
+            "posix": bound,
+            "utc": utc(bound * 1000 + 999),  # a cosignature's time is a whole second
+            "witnesses": witnessed.quorum_names,
+        }
     return {"logged": said + ".", "witness_bound": found}
 
 

@@ -304,13 +304,13 @@ def test_explain_tells_the_witness_bounded_time_and_the_witnesses(
     assert main([*key, *BOTH, "--witness-quorum", "1"]) == 0
     out = capsys.readouterr().out
     assert (
-        f"Round {bundle['round_id']} was in the log no later than {utc(at * 1000)} "
-        f"(POSIX {at} s), the witness-bounded time: when 1 of the 2 witnesses given had "
-        f"cosigned its checkpoint ({BOB.name})."
+        f"Round {bundle['round_id']} was in the log no later than {utc(at * 1000 + 999)} "
+        f"(the end of POSIX second {at}), the witness-bounded time: when 1 of the 2 "
+        f"witnesses given had cosigned its checkpoint ({BOB.name})."
     ) in out
     assert run(capsys, *key, *BOTH)[1]["explain"]["witness_bound"] == {
         "posix": at + 9,
-        "utc": utc((at + 9) * 1000),
+        "utc": utc((at + 9) * 1000 + 999),
         "witnesses": [BOB.name, ALICE.name],
     }
 
