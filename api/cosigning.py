@@ -2,9 +2,10 @@
 (SPEC 10.5, 13.3).
 
 One thread a witness. Woken when this process commits a write, and every second for the
-checkpoints other processes sign, it sends the latest checkpoint with a
-consistency proof from the size the witness last cosigned (C2SP tlog-witness), checks the
-cosignature it gets back, and keeps it beside the checkpoint. A witness that is down or
+checkpoints other processes sign, it sends the latest checkpoint with a consistency proof
+from the size the witness last cosigned (C2SP tlog-witness), at most once every INTERVAL_S
+(one request covers every head logged before it), checks the cosignature it gets back, and
+keeps it beside the checkpoint. A witness that is down or
 slow holds up only its own thread, never a request; one that refuses is logged loudly. After
 a failure the thread waits longer each time before trying that witness again.
 """
@@ -32,6 +33,7 @@ from fairdeal.witnessing import (
 
 log = logging.getLogger("fairdeal.witness")
 POLL_S = 1.0
+INTERVAL_S = 0.2  # at most one request a witness this often: each covers every head before it
 MAX_BACKOFF_S = 30
 _MAX_ANSWER = 64 * 1024
 
@@ -152,18 +154,23 @@ class _WitnessLoop(threading.Thread):
         self.cosigned: int | None = None  # the size whose cosignature by it is kept
         self.failures = 0  # in a row: each doubles the wait before the next try, up to MAX
         self.retry_at = 0.0  # time.monotonic() before which only flush() sends
+        self.sent_at = -INTERVAL_S  # when the last request was sent (time.monotonic())
 
     def run(self) -> None:
+        timeout = POLL_S
         while not self.stopping.is_set():
-            self.wake.wait(POLL_S)
+            self.wake.wait(timeout)
             self.wake.clear()
             if self.stopping.is_set():
                 break
             with self.passes:
                 serving = self.requested
                 forced = serving > self.done
-            if not forced and time.monotonic() < self.retry_at:
+            hold = max(self.retry_at, self.sent_at + INTERVAL_S) - time.monotonic()
+            if hold > 0 and not forced:
+                timeout = min(hold, POLL_S)  # back when the hold ends (flush() sooner)
                 continue
+            timeout = POLL_S
             try:
                 self.submit_latest()
             except StorageUnavailableError as e:
@@ -204,6 +211,7 @@ class _WitnessLoop(threading.Thread):
                     return
                 tree = self.log.tree(txn)
                 proof = tree.consistency_proof(old, latest.size) if 0 < old < latest.size else []
+            self.sent_at = time.monotonic()
             try:
                 answer = self.connection.add_checkpoint(
                     format_add_checkpoint(old, proof, latest.note)
