@@ -60,7 +60,8 @@ def test_many_requests_of_several_seats_share_one_tcp_connection(relay: Relay) -
     alice, bob = _seated(client)
     round_id = _play(alice, bob)
     client.verify_round(round_id)
-    assert len(relay.seen) > 15
+    # Many: a round the deal ends (a golden point, by the random seeds) sends the fewest, 13.
+    assert len(relay.seen) >= 13
     # The keys; creating and joining the table, each on a new connection (never sent twice,
     # they must not meet a connection the server closed while it sat idle); then one for all.
     assert relay.accepted == 3
