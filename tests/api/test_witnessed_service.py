@@ -25,7 +25,7 @@ from fairdeal.keys import load_private_key, private_key_pem
 from fairdeal.note import NoteSigner, NoteVerifier
 from fairdeal.verifier.cli import main as verify_main
 from tests.api.bots import play_toto21_round, raw, toto21_table
-from tests.api.conftest import Server, serving
+from tests.api.conftest import OPERATOR_TOKEN, Server, serving
 
 ORIGIN = "test.fairdeal/log"
 WITNESS_TIME = 1_767_225_600  # the witnesses' clock, POSIX seconds
@@ -147,6 +147,10 @@ def test_both_witnesses_cosign_the_checkpoint_and_every_bundle_carries_it(
                 assert w.state()["logs"][0]["size"] == checkpoint["size"]
         quorum = ["--witness", w1.verifier.key_string(), "--witness", w2.verifier.key_string()]
         assert verify(bundle, tmp_path, log, *quorum) == (0, "")
+        export = tmp_path / "export.jsonl"
+        export.write_bytes(raw(server.url, "GET", "/v1/export", token=OPERATOR_TOKEN).body)
+        status = verify_main([str(export), "--key", log.key_string(), "--jobs", "1", *quorum])
+        assert status == 0  # every line of the export under a checkpoint both cosigned
 
 
 def test_a_witness_that_is_down_or_hangs_never_holds_up_play(
