@@ -12,23 +12,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from fairdeal.errors import BadSignatureError
 from fairdeal.note import (
     KEY_ID_SIZE,
     MalformedNoteError,
+    NamedKey,
+    NamedSigner,
     NoteError,
-    check_key_id,
-    check_name,
-    key_id,
-    raw_public,
     read_note,
-    read_signer_key,
-    read_verifier_key,
     signature_line,
-    signer_key_string,
-    verifier_key_string,
 )
 
 COSIGNATURE_TYPE = b"\x04"
@@ -57,25 +50,11 @@ class Cosignature:
     timestamp: int
 
 
-class CosignatureVerifier:
-    """A witness's Ed25519 public key under its name: checks its cosignatures."""
+class CosignatureVerifier(NamedKey):
+    """A witness's Ed25519 public key under its name (signature type 0x04): checks its
+    cosignatures."""
 
-    def __init__(self, name: str, public_key: Ed25519PublicKey) -> None:
-        check_name(name, ValueError)
-        self.name = name
-        self.public_key = public_key
-        self.key_id = key_id(name, COSIGNATURE_TYPE, raw_public(public_key))
-
-    @classmethod
-    def from_key_string(cls, vkey: str) -> "CosignatureVerifier":
-        """Parse "<name>+<hex key ID>+<base64(0x04 || public key)>"."""
-        name, id_hex, key = read_verifier_key(vkey, COSIGNATURE_TYPE)
-        verifier = cls(name, key)
-        check_key_id(id_hex, verifier.key_id)
-        return verifier
-
-    def key_string(self) -> str:
-        return verifier_key_string(self.name, self.key_id, COSIGNATURE_TYPE, self.public_key)
+    SIGNATURE_TYPE = COSIGNATURE_TYPE
 
     def verify(self, body: str, blob: bytes) -> int:
         """The timestamp of the cosignature ``blob`` (key ID, time, signature) over the
@@ -92,28 +71,10 @@ class CosignatureVerifier:
         return int(timestamp)
 
 
-class Cosigner:
+class Cosigner(NamedSigner[CosignatureVerifier]):
     """A witness's Ed25519 private key under its name: cosigns checkpoints."""
 
-    def __init__(self, name: str, private_key: Ed25519PrivateKey) -> None:
-        self._key = private_key
-        self.verifier = CosignatureVerifier(name, private_key.public_key())
-        self.name = name
-        self.key_id = self.verifier.key_id
-
-    @classmethod
-    def from_key_string(cls, skey: str) -> "Cosigner":
-        """Parse "PRIVATE+KEY+<name>+<hex key ID>+<base64(0x04 || seed)>"."""
-        name, id_hex, key = read_signer_key(skey, COSIGNATURE_TYPE)
-        signer = cls(name, key)
-        check_key_id(id_hex, signer.key_id)
-        return signer
-
-    def verifier_key(self) -> str:
-        return self.verifier.key_string()
-
-    def private_key_string(self) -> str:
-        return signer_key_string(self.name, self.key_id, COSIGNATURE_TYPE, self._key)
+    VERIFIER = CosignatureVerifier
 
     def cosign(self, body: str, timestamp: int) -> str:
         """The signature line cosigning the checkpoint ``body`` at ``timestamp``."""

@@ -13,6 +13,7 @@ import hmac
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar, Generic, Self, TypeVar, cast
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -33,6 +34,9 @@ _ED25519_KEY_SIZE = 32
 _CONTROL = re.compile("[\x00-\x09\x0b-\x1f]")  # every ASCII control but newline
 _DECIMAL = re.compile("0|[1-9][0-9]{0,19}")
 _KEY_ID_HEX = re.compile("[0-9a-f]{8}")
+
+
+K = TypeVar("K", bound="NamedKey")
 
 
 class NoteError(FairdealError):
@@ -161,25 +165,57 @@ def signer_key_string(
     return f"PRIVATE+KEY+{name}+{key_id.hex()}+{b64encode(signature_type + seed)}"
 
 
-class NoteVerifier:
-    """A trusted Ed25519 key under a name: checks note signatures."""
+class NamedKey:
+    """An Ed25519 public key under a name, for one signed-note signature type: its key ID
+    and its verifier key string "<name>+<hex key ID>+<base64(type || key)>"."""
+
+    SIGNATURE_TYPE: ClassVar[bytes] = ED25519_TYPE
 
     def __init__(self, name: str, public_key: Ed25519PublicKey) -> None:
         check_name(name, ValueError)
         self.name = name
         self.public_key = public_key
-        self.key_id = ed25519_key_id(name, raw_public(public_key))
+        self.key_id = key_id(name, self.SIGNATURE_TYPE, raw_public(public_key))
 
     @classmethod
-    def from_key_string(cls, vkey: str) -> "NoteVerifier":
-        """Parse "<name>+<hex key ID>+<base64(0x01 || public key)>"."""
-        name, id_hex, key = read_verifier_key(vkey, ED25519_TYPE)
+    def from_key_string(cls, vkey: str) -> Self:
+        name, id_hex, key = read_verifier_key(vkey, cls.SIGNATURE_TYPE)
         verifier = cls(name, key)
         check_key_id(id_hex, verifier.key_id)
         return verifier
 
     def key_string(self) -> str:
-        return verifier_key_string(self.name, self.key_id, ED25519_TYPE, self.public_key)
+        return verifier_key_string(self.name, self.key_id, self.SIGNATURE_TYPE, self.public_key)
+
+
+class NamedSigner(Generic[K]):
+    """An Ed25519 private key under a name, its public half a ``K``; its private key string
+    is "PRIVATE+KEY+<name>+<hex key ID>+<base64(type || seed)>"."""
+
+    VERIFIER: ClassVar[type[NamedKey]]
+
+    def __init__(self, name: str, private_key: Ed25519PrivateKey) -> None:
+        self._key = private_key
+        self.verifier = cast(K, self.VERIFIER(name, private_key.public_key()))
+        self.name = name
+        self.key_id = self.verifier.key_id
+
+    @classmethod
+    def from_key_string(cls, skey: str) -> Self:
+        name, id_hex, key = read_signer_key(skey, cls.VERIFIER.SIGNATURE_TYPE)
+        signer = cls(name, key)
+        check_key_id(id_hex, signer.key_id)
+        return signer
+
+    def verifier_key(self) -> str:
+        return self.verifier.key_string()
+
+    def private_key_string(self) -> str:
+        return signer_key_string(self.name, self.key_id, self.VERIFIER.SIGNATURE_TYPE, self._key)
+
+
+class NoteVerifier(NamedKey):
+    """A trusted Ed25519 key under a name (signature type 0x01): checks note signatures."""
 
     def verify(self, message: bytes, signature: bytes) -> bool:
         if len(signature) != _ED25519_SIG_SIZE:
@@ -191,28 +227,10 @@ class NoteVerifier:
         return True
 
 
-class NoteSigner:
+class NoteSigner(NamedSigner[NoteVerifier]):
     """An Ed25519 private key under a name: signs note bodies."""
 
-    def __init__(self, name: str, private_key: Ed25519PrivateKey) -> None:
-        self._key = private_key
-        self.verifier = NoteVerifier(name, private_key.public_key())
-        self.name = name
-        self.key_id = self.verifier.key_id
-
-    @classmethod
-    def from_key_string(cls, skey: str) -> "NoteSigner":
-        """Parse "PRIVATE+KEY+<name>+<hex key ID>+<base64(0x01 || seed)>"."""
-        name, id_hex, key = read_signer_key(skey, ED25519_TYPE)
-        signer = cls(name, key)
-        check_key_id(id_hex, signer.key_id)
-        return signer
-
-    def verifier_key(self) -> str:
-        return self.verifier.key_string()
-
-    def private_key_string(self) -> str:
-        return signer_key_string(self.name, self.key_id, ED25519_TYPE, self._key)
+    VERIFIER = NoteVerifier
 
     def sign(self, message: bytes) -> bytes:
         """The bare 64-byte Ed25519 signature (no key ID)."""
