@@ -20,3 +20,12 @@ export {
 } from "./randomness.js";
 export { statementBytes } from "./statements.js";
 export { TAGS } from "./tags.js";
+export {
+  verifyBundle,
+  verifyExport,
+  verifyText,
+  CHECKED_CODES,
+  PARTIAL_CODES,
+} from "./verify.js";
+export { verifyInclusion, verifyConsistency, leafHash, rootOf } from "./merkle.js";
+export { openCheckpoint, readNote, parseCheckpoint } from "./note.js";

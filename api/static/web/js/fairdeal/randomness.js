@@ -30,8 +30,8 @@ export function sealInput(roundId, commitmentHex, clientSeeds, rules) {
 }
 
 /** 3.3: HMAC(server seed, SHUFFLE_KEY || canonical(seal input)), 32 bytes. */
-export async function shuffleKey(serverSeedHex, roundId, clientSeeds, rules) {
-  const commitment = await seedCommitment(serverSeedHex);
+export async function shuffleKey(serverSeedHex, roundId, clientSeeds, rules, commitmentHex) {
+  const commitment = commitmentHex ?? (await seedCommitment(serverSeedHex));
   const message = concatBytes(SHUFFLE_KEY, utf8(sealInput(roundId, commitment, clientSeeds, rules)));
   return hmac(hexToBytes(serverSeedHex), message);
 }
@@ -134,8 +134,10 @@ export async function clientSeedCommitment(round, seat, seed) {
   return bytesToHex(await sha256(concatBytes(CLIENT_SEED_COMMITMENT, utf8(opening))));
 }
 
-/** A round's whole deal: the shuffle key, the deck, and the salts of the first ``count``. */
-export async function dealOf(serverSeedHex, roundId, clientSeeds, rules) {
-  const key = await hmacKey(await shuffleKey(serverSeedHex, roundId, clientSeeds, rules));
-  return { key, deck: await shuffle(key, rules) };
+/** A round's deal: its shuffle key (as an HMAC key) and its deck; the seal binds
+ * ``commitmentHex`` (the logged commitment) when given, else the seed's own. */
+export async function dealOf(serverSeedHex, roundId, clientSeeds, rules, commitmentHex) {
+  const raw = await shuffleKey(serverSeedHex, roundId, clientSeeds, rules, commitmentHex);
+  const key = await hmacKey(raw);
+  return { key, raw, deck: await shuffle(key, rules) };
 }
