@@ -100,7 +100,9 @@ def _cases(tmp: Path) -> dict[str, tuple[Path, str]]:
 
 
 @pytest.fixture(scope="module")
-def verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, dict[str, Any], Report]]:
+def verdicts(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, tuple[str, dict[str, Any], Report]]:
     tmp = tmp_path_factory.mktemp("parity")
     key = tmp / "operator.pem"
     key.write_text(helpers.PEM)

@@ -39,6 +39,7 @@ export async function rootFromInclusion(leaf, index, size, proof) {
 
 /** Resolves when the proof leads from ``leaf`` (a leaf hash) to ``root``; else rejects. */
 export async function verifyInclusion(leaf, index, size, proof, root) {
+  checkHashes([leaf, root]);
   if (!equalBytes(await rootFromInclusion(leaf, index, size, proof), root)) {
     throw fail("the proof leads to another root");
   }
