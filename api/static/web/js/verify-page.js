@@ -77,6 +77,7 @@ function show(result) {
   $("status").textContent = "";
   const bundle = result.bundles?.length === 1 ? result.bundles[0] : null;
   renderStory(bundle ? explain(bundle.story) : null);
+  box.scrollIntoView({ block: "start" });
 }
 
 const where = (f) => [f.table, f.round, f.seq === null || f.seq === undefined ? null : `seq ${f.seq}`].filter(Boolean).join(" · ");
@@ -102,6 +103,7 @@ function renderStory(story) {
   const balances = (b) => (b ? Object.entries(b).map(([k, v]) => `${k} ${v}`).join(", ") : "—");
   $("money").tBodies[0].replaceChildren(
     ...story.money.map((m) => el("tr", {}, el("td", {}, String(m.seq)), el("td", {}, m.type), el("td", {}, transfers(m.transfers)), el("td", {}, balances(m.balances)))),
+    el("tr", { class: "total" }, el("td", {}, "—"), el("td", {}, "at the bundle's head"), el("td", {}, ""), el("td", {}, balances(story.balances))),
   );
   $("happened").replaceChildren(
     ...story.happened.map((e) => el("li", {}, el("span", { class: "seq" }, `seq ${e.seq}`), ` ${e.iso} `, el("strong", {}, e.type), ` by ${e.actor}`)),
