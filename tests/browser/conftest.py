@@ -132,6 +132,10 @@ def screenshot(driver: Any, tmp_path: Path, name: str) -> Path:
 
 def wait_for(driver: Any, condition: Callable[[Any], Any], timeout_s: float = WAIT_S) -> Any:
     """``condition(driver)`` once it is truthy (WebDriverWait: polls, never a fixed sleep)."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout_s, poll_frequency=0.05).until(condition)
+    # The page draws its view again every second: an element read may be gone by the next read.
+    ignored = (StaleElementReferenceException,)
+    wait = WebDriverWait(driver, timeout_s, poll_frequency=0.05, ignored_exceptions=ignored)
+    return wait.until(condition)
