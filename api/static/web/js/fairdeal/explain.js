@@ -1,5 +1,7 @@
 // The round told as data, as ``fairdeal-verify --explain`` tells it: who sat, the cards
-// as dealt (with positions), what happened in order, the money (transfers, balances).
+// as dealt (with positions), each hand's total and result as the showdown recomputed
+// them, what happened in order, the money (transfers, balances, and each account before
+// and after the round: who won how much).
 
 const iso = (ms) => new Date(ms).toISOString();
 
@@ -27,5 +29,30 @@ export function explain(story) {
       .filter((h) => !named || h.event.round === named.id || h.event.seq > named.opened.seq)
       .map((h) => ({ seq: h.event.seq, type: h.event.type, transfers: h.transfers, balances: h.balances ?? null })),
     balances: story.money.balances,
+    hands: named ? (story.showdown?.hands.get(named.id) ?? []) : [],
+    accounts: named ? accounts(balancesBefore(story, named.opened.seq), story.money.balances) : [],
   };
+}
+
+/** The balances before the event at ``seq``: the last money event's before it. */
+function balancesBefore(story, seq) {
+  let before = story.startBalances;
+  for (const h of story.money.history) if (h.event.seq < seq && h.balances) before = h.balances;
+  return before;
+}
+
+/** Each account before and after, and its change (verifier/explain.py's _money). */
+function accounts(before, after) {
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  return names.map((account) => {
+    const [from, to] = [before[account] ?? 0, after[account] ?? 0];
+    return { account, before: from, after: to, change: to - from };
+  });
+}
+
+/** "who won what": the accounts the round changed, as one line. */
+export function whoWon(accountsTable) {
+  const moved = accountsTable.filter((a) => a.change !== 0);
+  if (!moved.length) return "no money moved";
+  return moved.map((a) => `${a.account} ${a.change > 0 ? "won" : "lost"} ${Math.abs(a.change)}`).join(", ");
 }

@@ -29,4 +29,4 @@ export {
 } from "./verify.js";
 export { verifyInclusion, verifyConsistency, leafHash, rootOf } from "./merkle.js";
 export { openCheckpoint, readNote, parseCheckpoint } from "./note.js";
-export { explain } from "./explain.js";
+export { explain, whoWon } from "./explain.js";

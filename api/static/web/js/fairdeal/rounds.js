@@ -300,6 +300,7 @@ export class RoundChecker {
       this.find("schema.data", event, "server_seed is not 64 lowercase hex digits");
     } else if ((await seedCommitment(seed)) !== c.commitment) {
       this.find("seed.commitment", event, "the revealed seed is not the committed one");
+      c.seedBad = true; // its deck proves nothing: the rules refuse the seed (step 11)
     }
     c.revealed = true;
     c.serverSeed = seed;
