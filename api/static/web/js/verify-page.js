@@ -1,7 +1,7 @@
 // The verify page: read a bundle or export, pin a key, verify in this browser with the
 // fairdeal module, show the verdict, every finding, and the round's story.
 
-import { explain, importOperatorKey, verifyText } from "./fairdeal/index.js";
+import { explain, importOperatorKey, verifyText, whoWon } from "./fairdeal/index.js";
 import { cardSvg, isCardCode } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -38,16 +38,21 @@ $("fetch").addEventListener("click", async () => {
   const response = await fetch(`/v1/rounds/${encodeURIComponent(id)}/bundle`);
   setText(await response.text(), `round ${id} (HTTP ${response.status})`);
 });
+// GET /v1/keys: {"keys": [{key_id, public_key_pem, current}], "log": {origin, verifier_key},
+// "development_key"}. The log's verifier key opens its checkpoints under its own name.
 $("server-key").addEventListener("click", async () => {
   const body = await (await fetch("/v1/keys")).json();
-  const key = body.verifier_key ?? body.keys?.[0]?.verifier_key ?? body.keys?.[0]?.public_key_pem ?? "";
-  $("key").value = key;
+  const current = body.keys?.find((k) => k.current) ?? body.keys?.[0];
+  $("key").value = body.log?.verifier_key ?? current?.public_key_pem ?? "";
   $("key-warning").hidden = false;
+  $("key-warning").dataset.development = String(Boolean(body.development_key));
 });
 $("verify").addEventListener("click", run);
 
 async function run() {
+  const started = performance.now();
   $("status").textContent = "verifying…";
+  delete $("result").dataset.ms;
   let keys;
   try {
     keys = await importOperatorKey($("key").value);
@@ -56,6 +61,7 @@ async function run() {
   }
   const result = await verifyText(text || $("paste").value, { keys });
   show(result);
+  $("result").dataset.ms = (performance.now() - started).toFixed(2); // read by bench/browser.py
 }
 
 function show(result) {
@@ -93,6 +99,7 @@ function renderStory(story) {
     ["server seed", story.serverSeed],
   ];
   $("story-facts").replaceChildren(...facts.filter(([, v]) => v).flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, el("code", {}, v))]));
+  renderHands(story);
   $("cards").replaceChildren(
     ...story.cards.map((c) => {
       const face = isCardCode(c.card) ? cardSvg(c.card) : el("span", { class: "code" }, String(c.card));
@@ -105,7 +112,32 @@ function renderStory(story) {
     ...story.money.map((m) => el("tr", {}, el("td", {}, String(m.seq)), el("td", {}, m.type), el("td", {}, transfers(m.transfers)), el("td", {}, balances(m.balances)))),
     el("tr", { class: "total" }, el("td", {}, "—"), el("td", {}, "at the bundle's head"), el("td", {}, ""), el("td", {}, balances(story.balances))),
   );
+  const signed = (n) => (n > 0 ? `+${n}` : String(n));
+  $("accounts").tBodies[0].replaceChildren(
+    ...story.accounts.map((a) =>
+      el("tr", { class: a.change > 0 ? "up" : a.change < 0 ? "down" : "" }, el("td", {}, a.account), el("td", {}, String(a.before)), el("td", {}, String(a.after)), el("td", { class: "change" }, signed(a.change))),
+    ),
+  );
   $("happened").replaceChildren(
     ...story.happened.map((e) => el("li", {}, el("span", { class: "seq" }, `seq ${e.seq}`), ` ${e.iso} `, el("strong", {}, e.type), ` by ${e.actor}`)),
+  );
+}
+
+/** Each hand beside its cards: the seat, its role, the total the rules give it, its result. */
+function renderHands(story) {
+  const winners = story.hands.filter((h) => /^(wins|21|framed)/.test(h.result)).map((h) => `seat ${h.seat} ${h.result}`);
+  const money = story.accounts.length ? `money over the round: ${whoWon(story.accounts)}` : "";
+  $("who-won").textContent = `Who won what: ${[winners.join("; ") || "no hand won", money].filter(Boolean).join(" — ")}.`;
+  $("hands").replaceChildren(
+    ...story.hands.map((h) =>
+      el(
+        "div",
+        { class: `hand ${h.role}` },
+        el("div", { class: "who" }, el("strong", {}, `seat ${h.seat}`), ` ${h.role}`),
+        el("div", { class: "hand-cards" }, ...h.cards.map((c) => (isCardCode(c) ? cardSvg(c) : el("span", { class: "code" }, c)))),
+        el("div", { class: "total" }, h.total === null ? "—" : String(h.total)),
+        el("div", { class: "result" }, h.result),
+      ),
+    ),
   );
 }
