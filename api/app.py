@@ -13,7 +13,7 @@ from flask import Flask, Response, current_app, request, stream_with_context
 from flask_smorest import Blueprint
 from werkzeug.exceptions import HTTPException
 
-from fairdeal.api import ids, limits, metrics, schemas
+from fairdeal.api import ids, limits, metrics, schemas, web
 from fairdeal.api import logs as log_setup
 from fairdeal.api.config import Config, unknown_variables, witness_list
 from fairdeal.api.cosigning import Collector, Counters
@@ -79,6 +79,7 @@ def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask
     for blueprint in (tables, logs, health, tile_api):
         api.register_blueprint(blueprint)
     api.document_one_of("Seed", schemas.SEED_ONE_OF)
+    web.install(app)  # the pages at / and /verify, CSP on them, CORS on public reads
     _install_error_handlers(app)
     counted = metrics.install(app, service, config.metrics_token)  # first: it times requests
     app.extensions["fairdeal.metrics"] = counted

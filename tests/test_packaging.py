@@ -54,6 +54,8 @@ def test_a_regular_install_holds_the_service_and_the_verifier_under_fairdeal(
     ]
     assert (target / "fairdeal" / "api" / "client.py").is_file()
     assert (target / "fairdeal" / "api" / "static" / "redoc" / "redoc.standalone.js").is_file()
+    assert (target / "fairdeal" / "api" / "static" / "web" / "index.html").is_file()
+    assert (target / "fairdeal" / "api" / "static" / "web" / "js" / "play.js").is_file()
     assert not (target / "fairdeal" / "api").is_symlink()
     done = _python(IMPORTS, tmp_path, str(target))
     assert done.returncode == 0, done.stderr

@@ -1,0 +1,58 @@
+// The round told as data, as ``fairdeal-verify --explain`` tells it: who sat, the cards
+// as dealt (with positions), each hand's total and result as the showdown recomputed
+// them, what happened in order, the money (transfers, balances, and each account before
+// and after the round: who won how much).
+
+const iso = (ms) => new Date(ms).toISOString();
+
+/** The story of a verified bundle's ``story`` (verify.js), or null when it has none. */
+export function explain(story) {
+  if (!story) return null;
+  const named = story.round ? story.rounds.get(story.round) : [...story.rounds.values()].at(-1);
+  const events = story.events.filter((e) => !named || e.round === named.id || e.seq >= (named?.opened.seq ?? 0));
+  return {
+    table: story.table,
+    round: story.round,
+    version: story.first.version,
+    game: story.first.data.game,
+    vouches:
+      story.first.version === 1
+        ? "a version-1 table: every move is the operator's word alone"
+        : "a version-2 table: keyed seats sign their own moves; keyless seats' moves are the operator's word",
+    seats: named ? named.seats : [],
+    clientSeeds: named?.clientSeeds ?? [],
+    serverSeed: named?.serverSeed ?? null,
+    commitment: named?.commitment ?? null,
+    cards: named ? named.dealt.map((d) => ({ ...d })) : [],
+    happened: events.map((e) => ({ seq: e.seq, time: e.time, iso: iso(e.time), type: e.type, actor: e.actor, data: e.data })),
+    money: story.money.history
+      .filter((h) => !named || h.event.round === named.id || h.event.seq > named.opened.seq)
+      .map((h) => ({ seq: h.event.seq, type: h.event.type, transfers: h.transfers, balances: h.balances ?? null })),
+    balances: story.money.balances,
+    hands: named ? (story.showdown?.hands.get(named.id) ?? []) : [],
+    accounts: named ? accounts(balancesBefore(story, named.opened.seq), story.money.balances) : [],
+  };
+}
+
+/** The balances before the event at ``seq``: the last money event's before it. */
+function balancesBefore(story, seq) {
+  let before = story.startBalances;
+  for (const h of story.money.history) if (h.event.seq < seq && h.balances) before = h.balances;
+  return before;
+}
+
+/** Each account before and after, and its change (verifier/explain.py's _money). */
+function accounts(before, after) {
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  return names.map((account) => {
+    const [from, to] = [before[account] ?? 0, after[account] ?? 0];
+    return { account, before: from, after: to, change: to - from };
+  });
+}
+
+/** "who won what": the accounts the round changed, as one line. */
+export function whoWon(accountsTable) {
+  const moved = accountsTable.filter((a) => a.change !== 0);
+  if (!moved.length) return "no money moved";
+  return moved.map((a) => `${a.account} ${a.change > 0 ? "won" : "lost"} ${Math.abs(a.change)}`).join(", ");
+}

@@ -1,0 +1,32 @@
+// fairdeal in the browser and in Node: the public API. Everything here is pure (bytes and
+// values in, values out); the only I/O is WebCrypto. Functions named check* resolve to
+// nothing or throw/reject a FairdealError whose ``code`` is the verifier's finding code.
+
+export { hexToBytes, bytesToHex, base64ToBytes, bytesToBase64, utf8 } from "./bytes.js";
+export { canonical, parseJson, parseStrict, EncodingError, JsonError } from "./canonical.js";
+export { sha256 } from "./crypto.js";
+export { FairdealError } from "./errors.js";
+export { eventHash, checkSignedEvent, checkLink, GENESIS } from "./events.js";
+export { importOperatorKey, keySetOf, keyId } from "./keys.js";
+export {
+  checkCardOpening,
+  clientSeedCommitment,
+  seedCommitment,
+  shuffleKey,
+  shuffle,
+  cardSalt,
+  cardCommitment,
+  dealerChoice,
+} from "./randomness.js";
+export { statementBytes } from "./statements.js";
+export { TAGS } from "./tags.js";
+export {
+  verifyBundle,
+  verifyExport,
+  verifyText,
+  CHECKED_CODES,
+  PARTIAL_CODES,
+} from "./verify.js";
+export { verifyInclusion, verifyConsistency, leafHash, rootOf } from "./merkle.js";
+export { openCheckpoint, readNote, parseCheckpoint } from "./note.js";
+export { explain, whoWon } from "./explain.js";

@@ -1,0 +1,88 @@
+// Pinned operator keys (SPEC 5.4, 7): a PEM public key (SPKI) or a C2SP verifier key
+// string "<name>+<key id>+<base64(0x01 || key)>" (10.3), as ``fairdeal-verify --key`` takes.
+// Keys inside a bundle are never trusted: a key set is made only from what the user gives.
+
+import { base64ToBytes, bytesToHex, concatBytes, utf8 } from "./bytes.js";
+import { importRawEd25519, importSpkiEd25519, rawOf, sha256 } from "./crypto.js";
+import { FairdealError } from "./errors.js";
+import { KEY_ID } from "./tags.js";
+
+/** SPEC 5.4: hex(SHA-256(KEY_ID || raw public key)[0:16]), 32 hex digits. */
+export async function keyId(raw) {
+  return bytesToHex((await sha256(concatBytes(KEY_ID, raw))).slice(0, 16));
+}
+
+/** SPEC 10.3: the note key ID, SHA-256(name || 0x0A || type || key)[0:4]. */
+export async function noteKeyId(name, raw, type = 0x01) {
+  return (await sha256(concatBytes(utf8(name), Uint8Array.of(0x0a, type), raw))).slice(0, 4);
+}
+
+/** A key name of 10.3: non-empty, no "+", no whitespace, no control character. */
+export function isKeyName(name) {
+  return typeof name === "string" && name.length > 0 && !/[+\s\x00-\x1f\x7f]/u.test(name);
+}
+
+/**
+ * The key set of one operator key given as text (PEM SPKI or C2SP verifier key string).
+ * Rejects with FairdealError code "input.wrong_format" when it is neither.
+ */
+export async function importOperatorKey(text) {
+  const trimmed = String(text).trim();
+  if (trimmed.includes("BEGIN")) return keySetOf([await pemKey(trimmed)]);
+  if (trimmed.split("+").length >= 3) return keySetOf([await verifierKey(trimmed)]);
+  throw new FairdealError("input.wrong_format", "not a PEM public key nor a verifier key string");
+}
+
+/** One key set of several (each a key set or a key of ``importOperatorKey``'s sets). */
+export function keySetOf(keys) {
+  const list = keys.flatMap((k) => (k.keys ? k.keys : [k]));
+  return { keys: list, byId: new Map(list.map((k) => [k.id, k])) };
+}
+
+async function pemKey(text) {
+  const m = /^-----BEGIN PUBLIC KEY-----\r?\n([A-Za-z0-9+/=\r\n]+)-----END PUBLIC KEY-----$/.exec(
+    text,
+  );
+  if (!m) throw new FairdealError("input.wrong_format", "not a PEM public key (SPKI)");
+  let der;
+  try {
+    der = base64ToBytes(m[1].replace(/\r?\n/g, ""));
+  } catch {
+    throw new FairdealError("input.wrong_format", "the PEM key's base64 is malformed");
+  }
+  let cryptoKey;
+  try {
+    cryptoKey = await importSpkiEd25519(der);
+  } catch (e) {
+    throw new FairdealError("input.wrong_format", e.message);
+  }
+  const raw = await rawOf(cryptoKey);
+  return { raw, cryptoKey, id: await keyId(raw), noteName: null };
+}
+
+async function verifierKey(text) {
+  const first = text.indexOf("+");
+  const second = text.indexOf("+", first + 1);
+  const [name, idHex, material] = [
+    text.slice(0, first),
+    text.slice(first + 1, second),
+    text.slice(second + 1),
+  ];
+  const bad = (why) => new FairdealError("input.wrong_format", `bad verifier key string: ${why}`);
+  if (!isKeyName(name)) throw bad(`bad key name ${JSON.stringify(name)}`);
+  let typed;
+  try {
+    typed = base64ToBytes(material);
+  } catch (e) {
+    throw bad(e.message);
+  }
+  if (typed.length !== 33 || typed[0] !== 0x01) {
+    throw bad("not an Ed25519 key of signature type 0x01");
+  }
+  const raw = typed.slice(1);
+  if (!/^[0-9a-f]{8}$/.test(idHex)) throw bad("a key ID is 8 lowercase hex digits");
+  if (bytesToHex(await noteKeyId(name, raw)) !== idHex) throw bad("the key ID does not match the key");
+  const cryptoKey = await importRawEd25519(raw);
+  if (!cryptoKey) throw bad("not an Ed25519 public key");
+  return { raw, cryptoKey, id: await keyId(raw), noteName: name };
+}

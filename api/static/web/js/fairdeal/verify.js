@@ -1,0 +1,293 @@
+// SPEC 7 for a round bundle (13.1) and an export (13.2), in the browser or in Node: every
+// step that reads the events themselves, without replaying the game's rules (steps 10 and
+// 11), plus each finished round's settlement against its game's showdown (11, 12): the
+// rules.mismatch of step 11 for what the showdown recomputes.
+//
+//   (1)      the bundle's own schema
+//   (1)-(5)  each signed event: schema, canonical form, seq/prev, signature, time   [chain]
+//   (5)-(9)  timeouts, commitment, client seeds, shuffle, dealt and shown cards    [rounds]
+//   (11)     each finished round's settlement as the showdown gives it            [showdown]
+//   (12)(13) transfers, balances and conservation                                  [money]
+//   (14)     every sealed round revealed; the bundle ends at its head              [rounds]
+//   (15)(16) the head's inclusion under the bundle's own signed checkpoint     [merkle, note]
+
+import { hexToBytes, isHex } from "./bytes.js";
+import { parseJson } from "./canonical.js";
+import { ChainChecker } from "./chain.js";
+import { FairdealError } from "./errors.js";
+import { leafHash, verifyInclusion } from "./merkle.js";
+import { MoneyChecker, isBalances } from "./money.js";
+import { openCheckpoint } from "./note.js";
+import { RoundChecker, revealedSeeds, snapshotProblem } from "./rounds.js";
+import { checkShowdown } from "./showdown.js";
+
+/** The finding codes this module reports, each as verifier/findings.py has it. Wherever
+ * the Python verifier finds one of these, this module finds it too, and the reverse. */
+export const CHECKED_CODES = Object.freeze([
+  "input.malformed_json",
+  "input.wrong_format",
+  "schema.bundle",
+  "schema.event",
+  "schema.data",
+  "canonical.encoding",
+  "canonical.duplicate_key",
+  "chain.table",
+  "chain.gap",
+  "chain.fork",
+  "chain.genesis",
+  "chain.misplaced",
+  "chain.start",
+  "chain.version",
+  "sig.hash_mismatch",
+  "sig.unknown_key",
+  "sig.bad_signature",
+  "sig.wrong_key",
+  "time.went_back",
+  "time.timeout_early",
+  "seed.commitment",
+  "seed.client",
+  "seed.reveal",
+  "seed.withheld",
+  "deck.rules",
+  "card.position",
+  "card.wrong_card",
+  "card.commitment",
+  "card.shown",
+  "rules.mismatch",
+  "money.transfer",
+  "money.balances",
+  "money.not_conserved",
+  "round.unfinished",
+  "round.void_reason",
+  "round.after_reveal",
+  "log.head",
+  "log.inclusion",
+  "checkpoint.malformed",
+  "checkpoint.signature",
+  "checkpoint.origin",
+]);
+
+/** Codes this module reports only where the Python verifier does, not everywhere it
+ * does: none now. rules.mismatch is checked on what showdown.js recomputes (each
+ * settlement, the dealer choice, every dealt or shown card, the seal); the rest of a run
+ * (a move_due's deadline, say) it takes as logged, which tests/js/test_parity.py shows. */
+export const PARTIAL_CODES = Object.freeze([]);
+
+const STEP_ZERO = new Set(["input.malformed_json", "input.wrong_format"]);
+const FORMATS = ["fairdeal-bundle/1", "fairdeal-bundle/2"];
+const BUNDLE_KEYS = ["events", "format", "keys", "log", "round_id", "table_id"];
+const LOG_TYPES = {
+  origin: "string",
+  verifier_key: "string",
+  leaf_index: "integer",
+  head_hash: "string",
+  tree_size: "integer",
+  inclusion_proof: "array",
+  checkpoint: "string",
+};
+const MAX_EVENTS = 250_000;
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const typeOf = (v) =>
+  Array.isArray(v) ? "array" : Number.isSafeInteger(v) ? "integer" : v === null ? "null" : typeof v;
+
+export function verdictOf(findings) {
+  if (findings.some((f) => STEP_ZERO.has(f.code))) return "unusable";
+  return findings.length ? "invalid" : "valid";
+}
+
+/**
+ * Every step for one parsed bundle. ``keys``: the pinned key set (importOperatorKey);
+ * ``origin``: the log name to expect (else the bundle's log.origin). Resolves to
+ * {verdict, findings, events, table, round, story} (story: what explain.js tells).
+ */
+export async function verifyBundle(bundle, { keys, origin = null } = {}) {
+  const problem = shapeProblem(bundle); // (1) the bundle itself
+  if (problem !== null) {
+    const [table, round] = names(bundle);
+    const findings = [{ code: "schema.bundle", table, round, seq: null, reason: problem }];
+    return { verdict: verdictOf(findings), findings, events: 0, table, round, story: null };
+  }
+  const table = bundle.table_id;
+  const round = bundle.round_id;
+  const opening = bundle.format === "fairdeal-bundle/2";
+  const chain = new ChainChecker(table, keys, opening); // (1)-(5)
+  const read = await chain.check(bundle.events);
+  const findings = [...chain.findings];
+  const events = read.map((r) => r.signed.event);
+  const hashes = read.map((r) => r.hash);
+  let story = null;
+  if (chain.intact) story = await checkTable(table, round, events, hashes, findings); // (5)-(14)
+  await checkLog(table, round, bundle.log, hashes.at(-1) ?? null, keys, origin, findings); // (15) (16)
+  return { verdict: verdictOf(findings), findings, events: bundle.events.length, table, round, story };
+}
+
+async function checkTable(table, round, events, hashes, findings) {
+  const at = (code, event, reason) => ({ code, table, round: event.round, seq: event.seq, reason });
+  const [first, ...rest] = events;
+  const data = first.data;
+  let balances = {};
+  if (first.type === "table_state") {
+    balances = isBalances(data.balances) ? { ...data.balances } : {};
+    const problem = snapshotProblem(first);
+    if (problem) findings.push(at("schema.data", first, problem));
+  }
+  const decks = isObject(data.options) ? (data.options.decks ?? 1) : 1;
+  const deckRules = { game: data.game, decks };
+  // (5) timeouts, (6)-(9), (14)
+  const bounded = first.type === "table_state";
+  const rounds = new RoundChecker(deckRules, revealedSeeds(rest), bounded, first.version, table);
+  for (const event of rest) await rounds.check(event);
+  rounds.finish(rest.at(-1) ?? null);
+  findings.push(...rounds.findings.map((f) => at(f.code, f.event, f.reason)));
+  // (11) each finished round's settlement, as the game's showdown gives it
+  const settled = await checkShowdown(first, rounds.rounds, rest, rounds.findings);
+  findings.push(...settled.findings.map((f) => at(f.code, f.event, f.reason)));
+  // (12) (13) money
+  const money = new MoneyChecker(balances);
+  for (const event of rest) money.check(event);
+  findings.push(...money.findings.map((f) => at(f.code, f.event, f.reason)));
+  // (14) the bundle ends at its head
+  const problem = endsAtHead(round, events);
+  if (problem) findings.push({ code: "round.unfinished", table, round, seq: events.at(-1).seq, reason: problem });
+  return { table, round, first, events, hashes, rounds: rounds.rounds, money, startBalances: balances, showdown: settled };
+}
+
+function endsAtHead(round, events) {
+  const last = events.at(-1);
+  if (round === null) {
+    let open = null;
+    for (const e of events) {
+      if (e.type === "round_opened") open = e.round;
+      else if (e.type === "round_revealed" && e.round === open) open = null;
+    }
+    return open === null ? null : "the bundle names no round but ends with a round open";
+  }
+  if (last.type === "round_revealed" && last.round === round) return null;
+  return `the bundle does not end with round ${round}'s round_revealed`;
+}
+
+async function checkLog(table, round, entry, head, keys, origin, findings) {
+  const place = (code, reason) => findings.push({ code, table, round, seq: null, reason });
+  // (15) the stated head
+  if (head === null || !isHex(entry.head_hash, 64) || entry.head_hash !== head) {
+    return place("log.head", "head_hash is not the hash of the bundle's last event");
+  }
+  // (16) the checkpoint, opened with the pinned keys only
+  if (origin !== null && entry.origin !== origin) {
+    return place("checkpoint.origin", `log ${JSON.stringify(entry.origin)}, not ${JSON.stringify(origin)}`);
+  }
+  let checkpoint;
+  try {
+    checkpoint = await openCheckpoint(entry.checkpoint, keys, origin ?? entry.origin);
+  } catch (e) {
+    if (!(e instanceof FairdealError)) throw e;
+    return place(e.code, e.message);
+  }
+  // (15) the head's inclusion
+  if (BigInt(entry.tree_size) !== checkpoint.size) {
+    return place("log.inclusion", `tree_size ${entry.tree_size} is not the checkpoint's ${checkpoint.size}`);
+  }
+  const proof = entry.inclusion_proof;
+  if (proof.length > 128 || !proof.every((h) => isHex(h, 64))) {
+    return place("log.inclusion", "inclusion_proof is a list of at most 128 hashes of 64 lowercase hex digits");
+  }
+  try {
+    const leaf = await leafHash(hexToBytes(head));
+    await verifyInclusion(leaf, entry.leaf_index, entry.tree_size, proof.map(hexToBytes), checkpoint.rootHash);
+  } catch (e) {
+    if (!(e instanceof FairdealError)) throw e;
+    place("log.inclusion", `leaf ${entry.leaf_index} of ${entry.tree_size}: ${e.message}`);
+  }
+}
+
+/** (1) Why ``obj`` is not of a bundle's shape, or null. */
+export function shapeProblem(obj) {
+  const error = isObject(obj) && Object.keys(obj).length === 1 ? obj.error : undefined;
+  if (isObject(error) && "code" in error && "message" in error) {
+    return `not a bundle: the server answered ${error.code}: ${error.message}`;
+  }
+  if (!isObject(obj) || Object.keys(obj).sort().join() !== BUNDLE_KEYS.join()) {
+    return `a bundle has exactly the members ${BUNDLE_KEYS.join(", ")}`;
+  }
+  if (!FORMATS.includes(obj.format)) return `format is ${JSON.stringify(obj.format)}, not one of ${FORMATS.join(", ")}`;
+  if (typeof obj.table_id !== "string" || !(obj.round_id === null || typeof obj.round_id === "string")) {
+    return "table_id is a string and round_id a string or null";
+  }
+  if (!Array.isArray(obj.events) || obj.events.length < 1 || obj.events.length > MAX_EVENTS) {
+    return `events is a list of 1 to ${MAX_EVENTS} signed events`;
+  }
+  if (!Array.isArray(obj.keys) || !isObject(obj.log)) return "keys is a list and log an object";
+  const entry = obj.log;
+  const names = Object.keys(LOG_TYPES);
+  if (Object.keys(entry).length !== names.length || names.some((n) => typeOf(entry[n]) !== LOG_TYPES[n])) {
+    return "log has origin, verifier_key, leaf_index, head_hash, tree_size, proof, checkpoint";
+  }
+  return null;
+}
+
+function names(obj) {
+  if (!isObject(obj)) return [null, null];
+  return [
+    typeof obj.table_id === "string" ? obj.table_id : null,
+    typeof obj.round_id === "string" ? obj.round_id : null,
+  ];
+}
+
+/** A bundle's text (a saved file, a paste): read strictly (step 0), then verified. */
+export async function verifyText(text, opts) {
+  const trimmed = text.replace(/^\s+/, "");
+  if (trimmed.startsWith("{") && /\n\s*\{/.test(trimmed.trimEnd()) && !isOneJson(trimmed)) {
+    return verifyExport(text, opts);
+  }
+  return verifyLines([text], opts, false);
+}
+
+function isOneJson(text) {
+  try {
+    parseJson(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An export (13.2): one bundle a line, each verified as a bundle; a line that cannot be
+ * read is unusable on its own (step 0) and the others are still checked.
+ */
+export async function verifyExport(jsonlText, opts) {
+  const lines = jsonlText.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return verifyLines(lines, opts, true);
+}
+
+async function verifyLines(lines, opts, isExport) {
+  const findings = [];
+  const bundles = [];
+  let events = 0;
+  if (lines.length === 0 || (lines.length === 1 && !lines[0].trim())) {
+    findings.push({ code: "input.wrong_format", table: null, round: null, seq: null, reason: "empty input" });
+  }
+  for (const [i, line] of lines.entries()) {
+    if (line.startsWith("\ufeff")) {
+      findings.push(lineFinding("input.malformed_json", i, isExport, "starts with a byte order mark"));
+      continue;
+    }
+    let value;
+    try {
+      value = parseJson(line).value; // duplicates inside events: step 2's
+    } catch (e) {
+      findings.push(lineFinding("input.malformed_json", i, isExport, e.message));
+      continue;
+    }
+    const result = await verifyBundle(value, opts);
+    findings.push(...result.findings);
+    events += result.events;
+    bundles.push(result);
+  }
+  return { verdict: verdictOf(findings), findings, events, bundles };
+}
+
+function lineFinding(code, index, isExport, reason) {
+  return { code, table: null, round: null, seq: null, reason: isExport ? `line ${index + 1}: ${reason}` : reason };
+}

@@ -1,0 +1,155 @@
+// A seat of this page: its Ed25519 key, made here and never extractable, bound when the seat
+// is taken; its bearer token, in memory only; its commands, each signed over the statement
+// of SPEC 6.7 after the head of the chain this page has checked; its client seeds, made
+// here, committed, and revealed once the chain shows the reveals open (seeds_committed).
+
+import { bytesToHex, clientSeedCommitment, statementBytes } from "/static/web/js/fairdeal/index.js";
+import { ApiError, api, newIdempotencyKey } from "./play-api.js";
+import { CheckFailure } from "./play-chain.js";
+
+const ED25519 = { name: "Ed25519" };
+// Commands outside a round, and where each goes; every other action is the round's.
+const TABLE_ACTIONS = new Set(["seat_left", "banker_exit"]);
+
+/** A fresh key pair: the private key cannot be exported, so it never leaves this tab. */
+export async function newSeatKey() {
+  const pair = await crypto.subtle.generateKey(ED25519, false, ["sign", "verify"]);
+  const raw = new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey));
+  return { privateKey: pair.privateKey, publicHex: bytesToHex(raw) };
+}
+
+function randomSeed() {
+  return bytesToHex(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+export class Seat {
+  constructor({ tableId, seat, token, key, chain }) {
+    Object.assign(this, { tableId, seat, token, key, chain });
+    this.n = 0; // the last statement number used
+    this.seeds = new Map(); // round id -> the seed committed and not yet revealed
+  }
+
+  /** Take a seat: create a table (``game``, ``options``) or join one; the chain checked. */
+  static async take({ tableId, game, options, join, chainFor }) {
+    const key = await newSeatKey();
+    const body = { join: join ?? {}, key: key.publicHex };
+    const reply = tableId
+      ? await api("POST", `/v1/tables/${tableId}/seats`, { body })
+      : await api("POST", "/v1/tables", { body: { ...body, game, options } });
+    const chain = await chainFor(reply.table_id);
+    await chain.receive(reply.events);
+    const joined = reply.events.map((s) => s.event).find((e) => e.type === "seat_joined");
+    if (!joined || joined.actor !== `seat:${reply.seat}` || joined.data.key !== key.publicHex) {
+      throw new CheckFailure("receipt.statement", joined?.seq ?? null, "the seat_joined receipt does not bind this seat's key");
+    }
+    return new Seat({ tableId: reply.table_id, seat: reply.seat, token: reply.token, key, chain });
+  }
+
+  /** The table as this seat sees it (legal_actions, its own hidden cards with salts). */
+  view() {
+    return api("GET", `/v1/tables/${this.tableId}`, { token: this.token });
+  }
+
+  openRound() {
+    return this.post(`/v1/tables/${this.tableId}/rounds`, {}).then(async (reply) => {
+      await this.chain.receive(reply.events);
+      return reply;
+    });
+  }
+
+  decide(accept) {
+    const path = `/v1/tables/${this.tableId}/seats/1/decision`;
+    return this.command(path, accept ? "joiner_accepted" : "joiner_rejected", { seat: 1 }, { accept }, null);
+  }
+
+  /** A move: in the round ``roundId``, or at the table for its table-level actions. */
+  act(kind, data, roundId) {
+    const body = { type: kind, data };
+    if (TABLE_ACTIONS.has(kind)) return this.command(`/v1/tables/${this.tableId}/actions`, kind, data, body, null);
+    return this.command(`/v1/rounds/${roundId}/actions`, kind, data, body, roundId);
+  }
+
+  /** Commit to a fresh seed for ``roundId``; the seed stays here until the reveals open. */
+  async commitSeed(roundId) {
+    const seed = randomSeed();
+    const data = { commitment: await clientSeedCommitment(roundId, this.seat, seed) };
+    this.seeds.set(roundId, seed);
+    try {
+      return await this.command(`/v1/rounds/${roundId}/seeds`, "seed_commitment", data, data, roundId);
+    } catch (e) {
+      this.seeds.delete(roundId);
+      throw e;
+    }
+  }
+
+  /** Reveal each kept seed whose round's reveals the checked chain shows open. */
+  async revealDue() {
+    for (const [roundId, seed] of [...this.seeds]) {
+      if (this.chain.revealsOpen === roundId) {
+        const data = { seed };
+        await this.command(`/v1/rounds/${roundId}/seeds`, "client_seed", data, data, roundId);
+        this.seeds.delete(roundId);
+      } else if (this.chain.seeding !== roundId) {
+        this.seeds.delete(roundId); // the round went on without it (timed out, voided)
+      }
+    }
+  }
+
+  /** POST a signed command; on signature_stale, catch up on the chain and sign once more. */
+  async command(path, kind, data, body, roundId) {
+    const idempotencyKey = newIdempotencyKey();
+    try {
+      return await this.send(path, kind, data, body, roundId, idempotencyKey);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.code !== "signature_stale") throw e;
+      await this.chain.sync();
+      return this.send(path, kind, data, body, roundId, newIdempotencyKey());
+    }
+  }
+
+  async send(path, kind, data, body, roundId, idempotencyKey) {
+    const n = this.n + 1;
+    const after = this.chain.after;
+    const message = statementBytes({ table: this.tableId, round: roundId, seat: this.seat, type: kind, data, n, after });
+    const signature = bytesToHex(new Uint8Array(await crypto.subtle.sign(ED25519, this.key.privateKey, message)));
+    const signed = { n, after, signature };
+    let reply;
+    try {
+      reply = await this.post(path, { ...body, signed }, idempotencyKey);
+    } catch (e) {
+      if (!(e instanceof ApiError)) this.n = n; // it may have been applied: never reuse n
+      throw e;
+    }
+    this.n = n;
+    await this.chain.receive(reply.events);
+    this.checkRecorded(reply.events, kind, roundId, { ...signed, data });
+    return reply;
+  }
+
+  /** The reply's first own receipt records this command, with exactly the statement signed. */
+  checkRecorded(events, kind, roundId, statement) {
+    const first = events.map((s) => s.event).find((e) => e.type !== "table_state");
+    const same = (a, b) => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+    if (
+      !first ||
+      first.type !== kind ||
+      first.actor !== `seat:${this.seat}` ||
+      (roundId !== null && first.round !== roundId) ||
+      !same(first.data.signed, statement)
+    ) {
+      throw new CheckFailure("receipt.statement", first?.seq ?? null, `the receipt does not record the ${kind} this seat signed`);
+    }
+  }
+
+  post(path, body, idempotencyKey = newIdempotencyKey()) {
+    return api("POST", path, { body, token: this.token, idempotencyKey });
+  }
+}
+
+function sorted(value) {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted(value[k])]));
+  }
+  return value;
+}

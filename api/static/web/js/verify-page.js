@@ -1,0 +1,143 @@
+// The verify page: read a bundle or export, pin a key, verify in this browser with the
+// fairdeal module, show the verdict, every finding, and the round's story.
+
+import { explain, importOperatorKey, verifyText, whoWon } from "./fairdeal/index.js";
+import { cardSvg, isCardCode } from "./cards.js";
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  node.append(...children);
+  return node;
+};
+let text = "";
+
+function setText(value, source) {
+  text = value;
+  $("status").textContent = `${source}: ${value.length.toLocaleString()} characters read`;
+}
+
+$("file").addEventListener("change", async (e) => setText(await e.target.files[0].text(), e.target.files[0].name));
+$("paste").addEventListener("input", (e) => setText(e.target.value, "pasted"));
+const drop = $("drop");
+drop.addEventListener("dragover", (e) => {
+  e.preventDefault();
+  drop.classList.add("over");
+});
+drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+drop.addEventListener("drop", async (e) => {
+  e.preventDefault();
+  drop.classList.remove("over");
+  const file = e.dataTransfer.files[0];
+  if (file) setText(await file.text(), file.name);
+});
+$("fetch").addEventListener("click", async () => {
+  const id = $("round-id").value.trim();
+  if (!id) return;
+  const response = await fetch(`/v1/rounds/${encodeURIComponent(id)}/bundle`);
+  setText(await response.text(), `round ${id} (HTTP ${response.status})`);
+});
+// GET /v1/keys: {"keys": [{key_id, public_key_pem, current}], "log": {origin, verifier_key},
+// "development_key"}. The log's verifier key opens its checkpoints under its own name.
+$("server-key").addEventListener("click", async () => {
+  const body = await (await fetch("/v1/keys")).json();
+  const current = body.keys?.find((k) => k.current) ?? body.keys?.[0];
+  $("key").value = body.log?.verifier_key ?? current?.public_key_pem ?? "";
+  $("key-warning").hidden = false;
+  $("key-warning").dataset.development = String(Boolean(body.development_key));
+});
+$("verify").addEventListener("click", run);
+
+async function run() {
+  const started = performance.now();
+  $("status").textContent = "verifying…";
+  delete $("result").dataset.ms;
+  let keys;
+  try {
+    keys = await importOperatorKey($("key").value);
+  } catch (e) {
+    return show({ verdict: "unusable", findings: [{ code: e.code ?? "input.wrong_format", reason: e.message }] });
+  }
+  const result = await verifyText(text || $("paste").value, { keys });
+  show(result);
+  $("result").dataset.ms = (performance.now() - started).toFixed(2); // read by bench/browser.py
+}
+
+function show(result) {
+  const box = $("result");
+  box.hidden = false;
+  box.dataset.verdict = result.verdict;
+  $("verdict").textContent = result.verdict.toUpperCase();
+  $("verdict").className = `verdict ${result.verdict}`;
+  const n = result.findings.length;
+  $("summary").textContent =
+    result.verdict === "valid"
+      ? `Every check passed: ${result.events ?? 0} signed events, the deck, the cards, the money and the log.`
+      : `${n} finding${n === 1 ? "" : "s"}.`;
+  $("findings").replaceChildren(
+    ...result.findings.map((f) =>
+      el("li", { class: "finding" }, el("code", {}, f.code), " ", el("span", { class: "where" }, where(f)), " ", f.reason),
+    ),
+  );
+  $("status").textContent = "";
+  const bundle = result.bundles?.length === 1 ? result.bundles[0] : null;
+  renderStory(bundle ? explain(bundle.story) : null);
+  box.scrollIntoView({ block: "start" });
+}
+
+const where = (f) => [f.table, f.round, f.seq === null || f.seq === undefined ? null : `seq ${f.seq}`].filter(Boolean).join(" · ");
+
+function renderStory(story) {
+  $("story").hidden = !story;
+  if (!story) return;
+  $("story-head").textContent = `${story.game} · table ${story.table}${story.round ? ` · round ${story.round}` : ""} · ${story.vouches}`;
+  const facts = [
+    ["seats", story.seats.join(", ")],
+    ["client seeds", story.clientSeeds.map((s) => JSON.stringify(s)).join(", ")],
+    ["commitment", story.commitment],
+    ["server seed", story.serverSeed],
+  ];
+  $("story-facts").replaceChildren(...facts.filter(([, v]) => v).flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, el("code", {}, v))]));
+  renderHands(story);
+  $("cards").replaceChildren(
+    ...story.cards.map((c) => {
+      const face = isCardCode(c.card) ? cardSvg(c.card) : el("span", { class: "code" }, String(c.card));
+      return el("figure", { class: "dealt" }, face, el("figcaption", {}, `#${c.position} → ${c.seat === null ? "table" : `seat ${c.seat}`} (${c.face})`));
+    }),
+  );
+  const transfers = (list) => list.map((t) => `${t.from} → ${t.to}: ${t.amount}`).join("; ") || "—";
+  const balances = (b) => (b ? Object.entries(b).map(([k, v]) => `${k} ${v}`).join(", ") : "—");
+  $("money").tBodies[0].replaceChildren(
+    ...story.money.map((m) => el("tr", {}, el("td", {}, String(m.seq)), el("td", {}, m.type), el("td", {}, transfers(m.transfers)), el("td", {}, balances(m.balances)))),
+    el("tr", { class: "total" }, el("td", {}, "—"), el("td", {}, "at the bundle's head"), el("td", {}, ""), el("td", {}, balances(story.balances))),
+  );
+  const signed = (n) => (n > 0 ? `+${n}` : String(n));
+  $("accounts").tBodies[0].replaceChildren(
+    ...story.accounts.map((a) =>
+      el("tr", { class: a.change > 0 ? "up" : a.change < 0 ? "down" : "" }, el("td", {}, a.account), el("td", {}, String(a.before)), el("td", {}, String(a.after)), el("td", { class: "change" }, signed(a.change))),
+    ),
+  );
+  $("happened").replaceChildren(
+    ...story.happened.map((e) => el("li", {}, el("span", { class: "seq" }, `seq ${e.seq}`), ` ${e.iso} `, el("strong", {}, e.type), ` by ${e.actor}`)),
+  );
+}
+
+/** Each hand beside its cards: the seat, its role, the total the rules give it, its result. */
+function renderHands(story) {
+  const winners = story.hands.filter((h) => /^(wins|21|framed)/.test(h.result)).map((h) => `seat ${h.seat} ${h.result}`);
+  const money = story.accounts.length ? `money over the round: ${whoWon(story.accounts)}` : "";
+  $("who-won").textContent = `Who won what: ${[winners.join("; ") || "no hand won", money].filter(Boolean).join(" — ")}.`;
+  $("hands").replaceChildren(
+    ...story.hands.map((h) =>
+      el(
+        "div",
+        { class: `hand ${h.role}` },
+        el("div", { class: "who" }, el("strong", {}, `seat ${h.seat}`), ` ${h.role}`),
+        el("div", { class: "hand-cards" }, ...h.cards.map((c) => (isCardCode(c) ? cardSvg(c) : el("span", { class: "code" }, c)))),
+        el("div", { class: "total" }, h.total === null ? "—" : String(h.total)),
+        el("div", { class: "result" }, h.result),
+      ),
+    ),
+  );
+}
