@@ -14,13 +14,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fairdeal import randomness, table
 from fairdeal.bundle import LogEntry, make_bundle
 from fairdeal.errors import GameError
-from fairdeal.events import SignedEvent
+from fairdeal.events import Draft, SignedEvent
 from fairdeal.games import registry
 from fairdeal.games.base import Command
 from fairdeal.keys import Signer, key_id, public_key_pem
 from fairdeal.merkle import MerkleTree
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
-from fairdeal.protocol import SERVER
+from fairdeal.protocol import SERVER, TABLE_STATE
 from fairdeal.statements import FIRST
 
 T0 = 1_760_000_000_000
@@ -154,6 +154,46 @@ def kvitlach_table(table_id: str = "kv", rounds: int = 2, **options: Any) -> Tab
         driver.seat(seat, "seat_joined", {"buy_in": 1_000})
     for _ in range(rounds):
         driver.play_round()
+    return driver
+
+
+# What a lying operator may state in a table_state instead of the snapshot of the table
+# (``lying_table``).
+
+
+def move_money(data: dict[str, Any]) -> None:
+    data["balances"]["seat:1"] -= 100
+    data["balances"]["seat:2"] += 100
+
+
+def other_banker(data: dict[str, Any]) -> None:
+    data["banker"] = 1
+    data["term"]["paid"] = [0, 2]  # the term's ante payers are the banker's other seats
+
+
+def other_options(data: dict[str, Any]) -> None:
+    data["options"]["max_bet"] = 40
+
+
+def lying_table(change: Callable[[dict[str, Any]], None]) -> TableDriver:
+    """A Kvitlach table whose operator, after round 1, logs a table_state that is not the
+    table round 1 left (``change`` applied to the true snapshot), signed with its own key,
+    and then plays rounds 2 and 3 on from the state it stated, as its engine would: every
+    later event is what the rules decide from the lie, so nothing after it gives it away."""
+    driver = kvitlach_table("kv", rounds=1)
+    true = table.state_draft(driver.game, driver.table.state)
+    assert true is not None
+    data = json.loads(json.dumps(dict(true.data)))
+    change(data)
+    assert data != json.loads(json.dumps(dict(true.data)))
+    state, _ = table.restored(driver.game, data)  # the game takes it: a well-formed snapshot
+    now = driver.table.head.time
+    head, signed = driver.table.head.extend([Draft(TABLE_STATE, SERVER, data)], now, driver.signer)
+    standing = driver.table.standing.after([TABLE_STATE])
+    driver.table = table.Table(driver.game, state, head, standing)
+    driver.log.extend(signed)
+    driver.play_round()
+    driver.play_round()
     return driver
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from fairdeal import randomness, table
-from fairdeal.events import Draft, SignedEvent
+from fairdeal.events import SignedEvent
 from fairdeal.protocol import SERVER, TABLE_STATE
 from fairdeal.table import FRESH, Standing
 from fairdeal.verifier import Report, Trust, export, verify_bundle
@@ -146,47 +146,13 @@ def test_a_single_bounded_bundle_verifies_alone_and_on_the_command_line(
 # -- a lying operator ----------------------------------------------------------------------
 
 
-def _move_money(data: dict[str, Any]) -> None:
-    data["balances"]["seat:1"] -= 100
-    data["balances"]["seat:2"] += 100
-
-
-def _other_banker(data: dict[str, Any]) -> None:
-    data["banker"] = 1
-    data["term"]["paid"] = [0, 2]  # the term's ante payers are the banker's other seats
-
-
-def _other_options(data: dict[str, Any]) -> None:
-    data["options"]["max_bet"] = 40
-
-
-def _lying_table(change: Callable[[dict[str, Any]], None]) -> helpers.TableDriver:
-    """A Kvitlach table whose operator, after round 1, logs a table_state that is not the
-    table round 1 left (``change`` applied to the true snapshot), signed with its own key,
-    and then plays rounds 2 and 3 on from the state it stated, as its engine would: every
-    later event is what the rules decide from the lie, so nothing after it gives it away."""
-    driver = _kvitlach(rounds=1)
-    true = table.state_draft(driver.game, driver.table.state)
-    assert true is not None
-    data = json.loads(json.dumps(dict(true.data)))
-    change(data)
-    assert data != json.loads(json.dumps(dict(true.data)))
-    state, _ = table.restored(driver.game, data)  # the game takes it: a well-formed snapshot
-    now = driver.table.head.time
-    head, signed = driver.table.head.extend([Draft(TABLE_STATE, SERVER, data)], now, driver.signer)
-    standing = driver.table.standing.after([TABLE_STATE])
-    driver.table = table.Table(driver.game, state, head, standing)
-    driver.log.extend(signed)
-    driver.play_round()
-    driver.play_round()
-    return driver
-
-
-@pytest.mark.parametrize("change", [_move_money, _other_banker, _other_options])
+@pytest.mark.parametrize(
+    "change", [helpers.move_money, helpers.other_banker, helpers.other_options]
+)
 def test_an_operator_lying_in_a_table_state_is_caught_across_bundles_not_in_one(
     change: Callable[[dict[str, Any]], None], trust: Trust
 ) -> None:
-    liar = helpers.Log().add_all(_lying_table(change))  # a real log and checkpoint over it
+    liar = helpers.Log().add_all(helpers.lying_table(change))  # a real log and checkpoint over it
     bundles = liar.bundles(bounded=True)
     assert [_first(b)["type"] for b in bundles] == ["table_created", TABLE_STATE, TABLE_STATE]
     # Each bundle alone is valid: a bounded bundle proves its round from the state its
@@ -203,7 +169,9 @@ def test_an_operator_lying_in_a_table_state_is_caught_across_bundles_not_in_one(
     assert _first(whole)["seq"] == 0
     codes = _alone(whole, trust)
     assert "rules.state" in codes
-    expected = {"rules.state", "money.balances"} if change is _move_money else {"rules.state"}
+    expected = (
+        {"rules.state", "money.balances"} if change is helpers.move_money else {"rules.state"}
+    )
     assert codes == expected
 
 

@@ -78,7 +78,35 @@ export async function verifyConsistency(m, n, proof, oldRoot, newRoot) {
   }
 }
 
-/** MTH of leaf hashes (10.1), for tests and for an export's own leaves. */
+/**
+ * The RFC 9162 root of the leaf hashes appended so far, from O(log n) full subtrees, as
+ * verifier/log.py's RootBuilder keeps it: an export's root, recomputed as its lines stream by.
+ */
+export class RootBuilder {
+  constructor() {
+    this.stack = []; // [leaf count, hash] of each full subtree, largest first
+    this.size = 0;
+  }
+
+  async append(leaf) {
+    let [width, node] = [1, leaf];
+    while (this.stack.length && this.stack.at(-1)[0] === width) {
+      node = await nodeHash(this.stack.pop()[1], node);
+      width *= 2;
+    }
+    this.stack.push([width, node]);
+    this.size += 1;
+  }
+
+  async root() {
+    if (!this.stack.length) return sha256(new Uint8Array());
+    let node = this.stack.at(-1)[1];
+    for (let i = this.stack.length - 2; i >= 0; i--) node = await nodeHash(this.stack[i][1], node);
+    return node;
+  }
+}
+
+/** MTH of leaf hashes (10.1), the plain recursion: for tests. */
 export async function rootOf(leafHashes) {
   if (leafHashes.length === 0) return sha256(new Uint8Array());
   if (leafHashes.length === 1) return leafHashes[0];

@@ -1,7 +1,8 @@
 // SPEC 7 for a round bundle (13.1) and an export (13.2), in the browser or in Node: every
 // step that reads the events themselves, without replaying the game's rules (steps 10 and
 // 11), plus each finished round's settlement against its game's showdown (11, 12): the
-// rules.mismatch of step 11 for what the showdown recomputes.
+// rules.mismatch of step 11 for what the showdown recomputes; and across an export's lines,
+// steps 15 and 17 as far as they need no pinned checkpoint.
 //
 //   (1)      the bundle's own schema
 //   (1)-(5)  each signed event: schema, canonical form, seq/prev, signature, time   [chain]
@@ -10,11 +11,13 @@
 //   (12)(13) transfers, balances and conservation                                  [money]
 //   (14)     every sealed round revealed; the bundle ends at its head              [rounds]
 //   (15)(16) the head's inclusion under the bundle's own signed checkpoint     [merkle, note]
+//   (15)(17) across the lines: leaf order, the root they make, links, forks          [export]
 
 import { hexToBytes, isHex } from "./bytes.js";
 import { parseJson } from "./canonical.js";
 import { ChainChecker } from "./chain.js";
 import { FairdealError } from "./errors.js";
+import { Across, UNREAD, restHeads } from "./export.js";
 import { leafHash, verifyInclusion } from "./merkle.js";
 import { MoneyChecker, isBalances } from "./money.js";
 import { openCheckpoint } from "./note.js";
@@ -65,13 +68,25 @@ export const CHECKED_CODES = Object.freeze([
   "checkpoint.malformed",
   "checkpoint.signature",
   "checkpoint.origin",
+  "log.order",
+  "log.round_missing",
+  "checkpoint.fork",
+  "export.fork",
+  "export.link",
 ]);
 
 /** Codes this module reports only where the Python verifier does, not everywhere it
- * does: none now. rules.mismatch is checked on what showdown.js recomputes (each
- * settlement, the dealer choice, every dealt or shown card, the seal); the rest of a run
- * (a move_due's deadline, say) it takes as logged, which tests/js/test_parity.py shows. */
-export const PARTIAL_CODES = Object.freeze([]);
+ * does. export.state: a table_state that does not state the game and the balances its
+ * table's previous bundle ended with (export.js, stateProblem), where this module found
+ * nothing wrong in that bundle; one that lies only about what the rules' replay alone
+ * knows (the score, the banker, the options, a seat's key) it does not find. Where that
+ * previous bundle breaks a rule only the replay sees, fairdeal-verify has no end state to
+ * compare and reports the rule instead, so there this module's export.state is its own.
+ * rules.mismatch is checked on what showdown.js recomputes (each settlement, the dealer
+ * choice, every dealt or shown card, the seal); the rest of a run (a move_due's deadline,
+ * say) it takes as logged, which tests/js/test_parity.py shows. checkpoint.rollback and
+ * checkpoint.inconsistent need a pinned checkpoint, which this module does not take. */
+export const PARTIAL_CODES = Object.freeze(["export.state"]);
 
 const STEP_ZERO = new Set(["input.malformed_json", "input.wrong_format"]);
 const FORMATS = ["fairdeal-bundle/1", "fairdeal-bundle/2"];
@@ -98,14 +113,15 @@ export function verdictOf(findings) {
 /**
  * Every step for one parsed bundle. ``keys``: the pinned key set (importOperatorKey);
  * ``origin``: the log name to expect (else the bundle's log.origin). Resolves to
- * {verdict, findings, events, table, round, story} (story: what explain.js tells).
+ * {verdict, findings, events, table, round, story, across} (story: what explain.js tells;
+ * across: what an export checks across bundles, export.js).
  */
 export async function verifyBundle(bundle, { keys, origin = null } = {}) {
   const problem = shapeProblem(bundle); // (1) the bundle itself
   if (problem !== null) {
     const [table, round] = names(bundle);
     const findings = [{ code: "schema.bundle", table, round, seq: null, reason: problem }];
-    return { verdict: verdictOf(findings), findings, events: 0, table, round, story: null };
+    return { verdict: verdictOf(findings), findings, events: 0, table, round, story: null, across: UNREAD.across };
   }
   const table = bundle.table_id;
   const round = bundle.round_id;
@@ -117,8 +133,27 @@ export async function verifyBundle(bundle, { keys, origin = null } = {}) {
   const hashes = read.map((r) => r.hash);
   let story = null;
   if (chain.intact) story = await checkTable(table, round, events, hashes, findings); // (5)-(14)
-  await checkLog(table, round, bundle.log, hashes.at(-1) ?? null, keys, origin, findings); // (15) (16)
-  return { verdict: verdictOf(findings), findings, events: bundle.events.length, table, round, story };
+  const known = story !== null && findings.length === 0; // the state its head leaves, in part
+  const logged = await checkLog(table, round, bundle.log, hashes.at(-1) ?? null, keys, origin, findings); // (15) (16)
+  const across = {
+    leafIndex: bundle.log.leaf_index,
+    ...logged,
+    heads: restHeads(events, hashes),
+    ...(story === null ? { start: null, end: null } : links(story, known)),
+  };
+  return { verdict: verdictOf(findings), findings, events: bundle.events.length, table, round, story, across };
+}
+
+/** Where an intact chain joins its table's (as verifier/bundle.py's Link): its start, if it
+ * starts at a table_state (its seq, prev, time and data); its end at its head (seq, hash,
+ * time) and, if ``known`` (no finding in steps 1-14), the game and balances it ends with. */
+function links(story, known) {
+  const { first, events, hashes, money } = story;
+  const last = events.at(-1);
+  const start =
+    first.type === "table_state" ? { seq: first.seq, hash: first.prev, time: first.time, data: first.data } : null;
+  const state = known ? { game: first.data.game, balances: money.balances } : null;
+  return { start, end: { seq: last.seq, hash: hashes.at(-1), time: last.time, state } };
 }
 
 async function checkTable(table, round, events, hashes, findings) {
@@ -166,24 +201,38 @@ function endsAtHead(round, events) {
   return `the bundle does not end with round ${round}'s round_revealed`;
 }
 
+/** (15) (16) Resolves to {head, checkpoint}: the head if head_hash states it, the
+ * checkpoint if it opened (whether or not the head's inclusion in it is proved). */
 async function checkLog(table, round, entry, head, keys, origin, findings) {
   const place = (code, reason) => findings.push({ code, table, round, seq: null, reason });
   // (15) the stated head
   if (head === null || !isHex(entry.head_hash, 64) || entry.head_hash !== head) {
-    return place("log.head", "head_hash is not the hash of the bundle's last event");
+    place("log.head", "head_hash is not the hash of the bundle's last event");
+    return { head: null, checkpoint: null };
   }
-  // (16) the checkpoint, opened with the pinned keys only
+  const opened = await openLogged(entry, keys, origin, place); // (16)
+  if (opened === null) return { head, checkpoint: null };
+  await checkInclusion(entry, head, opened, place); // (15)
+  return { head, checkpoint: opened };
+}
+
+/** (16) The bundle's checkpoint, opened with the pinned keys only, or null. */
+async function openLogged(entry, keys, origin, place) {
   if (origin !== null && entry.origin !== origin) {
-    return place("checkpoint.origin", `log ${JSON.stringify(entry.origin)}, not ${JSON.stringify(origin)}`);
+    place("checkpoint.origin", `log ${JSON.stringify(entry.origin)}, not ${JSON.stringify(origin)}`);
+    return null;
   }
-  let checkpoint;
   try {
-    checkpoint = await openCheckpoint(entry.checkpoint, keys, origin ?? entry.origin);
+    return await openCheckpoint(entry.checkpoint, keys, origin ?? entry.origin);
   } catch (e) {
     if (!(e instanceof FairdealError)) throw e;
-    return place(e.code, e.message);
+    place(e.code, e.message);
+    return null;
   }
-  // (15) the head's inclusion
+}
+
+/** (15) The head's inclusion in ``checkpoint``. */
+async function checkInclusion(entry, head, checkpoint, place) {
   if (BigInt(entry.tree_size) !== checkpoint.size) {
     return place("log.inclusion", `tree_size ${entry.tree_size} is not the checkpoint's ${checkpoint.size}`);
   }
@@ -233,7 +282,8 @@ function names(obj) {
   ];
 }
 
-/** A bundle's text (a saved file, a paste): read strictly (step 0), then verified. */
+/** A bundle's text (a saved file, a paste): read strictly (step 0), then verified; an
+ * export's text (more than one line, each a bundle) as verifyExport reads it. */
 export async function verifyText(text, opts) {
   const trimmed = text.replace(/^\s+/, "");
   if (trimmed.startsWith("{") && /\n\s*\{/.test(trimmed.trimEnd()) && !isOneJson(trimmed)) {
@@ -253,39 +303,51 @@ function isOneJson(text) {
 
 /**
  * An export (13.2): one bundle a line, each verified as a bundle; a line that cannot be
- * read is unusable on its own (step 0) and the others are still checked.
+ * read is unusable on its own (step 0) and the others are still checked. Then the checks
+ * across the lines (export.js), their findings after the lines'. ``partial``: the export
+ * is filtered, not the whole log from leaf 0 (fairdeal-verify --partial).
  */
-export async function verifyExport(jsonlText, opts) {
+export async function verifyExport(jsonlText, opts = {}) {
   const lines = jsonlText.split("\n");
   if (lines.at(-1) === "") lines.pop();
   return verifyLines(lines, opts, true);
 }
 
-async function verifyLines(lines, opts, isExport) {
+async function verifyLines(lines, opts = {}, isExport = false) {
   const findings = [];
   const bundles = [];
+  const across = new Across({ partial: !isExport || Boolean(opts.partial) }); // a bundle alone: one leaf
   let events = 0;
   if (lines.length === 0 || (lines.length === 1 && !lines[0].trim())) {
     findings.push({ code: "input.wrong_format", table: null, round: null, seq: null, reason: "empty input" });
   }
   for (const [i, line] of lines.entries()) {
-    if (line.startsWith("\ufeff")) {
-      findings.push(lineFinding("input.malformed_json", i, isExport, "starts with a byte order mark"));
+    const read = readLine(line, i, isExport);
+    if (read.finding) {
+      findings.push(read.finding);
+      await across.add(UNREAD);
       continue;
     }
-    let value;
-    try {
-      value = parseJson(line).value; // duplicates inside events: step 2's
-    } catch (e) {
-      findings.push(lineFinding("input.malformed_json", i, isExport, e.message));
-      continue;
-    }
-    const result = await verifyBundle(value, opts);
+    const result = await verifyBundle(read.value, opts);
     findings.push(...result.findings);
     events += result.events;
     bundles.push(result);
+    await across.add(result);
   }
+  findings.push(...across.findings);
   return { verdict: verdictOf(findings), findings, events, bundles };
+}
+
+/** (0) One line read strictly: {value} or {finding}. */
+function readLine(line, index, isExport) {
+  if (line.startsWith("\ufeff")) {
+    return { finding: lineFinding("input.malformed_json", index, isExport, "starts with a byte order mark") };
+  }
+  try {
+    return { value: parseJson(line).value }; // duplicates inside events: step 2's
+  } catch (e) {
+    return { finding: lineFinding("input.malformed_json", index, isExport, e.message) };
+  }
 }
 
 function lineFinding(code, index, isExport, reason) {
