@@ -1,8 +1,9 @@
 """The verify page in headless Chromium: a clean bundle shows VALID and the round's story
 (the hands with their totals, who won what, cards, money); a tampered one shows INVALID and
 its finding's code. Against a live service on which real rounds were played: a round
-fetched by its id with this server's key, a Kvitlach round, and a whole export dropped on
-the page. Screenshots are kept under the test's tmp dir (their paths are printed)."""
+fetched by its id with this server's key, a Kvitlach round, a whole export dropped on
+the page, and a filtered one, valid only as filtered. Screenshots are kept under the test's
+tmp dir (their paths are printed)."""
 
 import json
 import random
@@ -25,15 +26,17 @@ def _vector_round() -> tuple[str, str]:
     return json.dumps(bundle, indent=1), vec["verifier_key"]
 
 
-def _verify(browser: Any, server: Server, text: str, key: str) -> str:
+def _verify(browser: Any, server: Server, text: str, key: str, partial: bool = False) -> str:
     browser.get(server.url + "/verify")
     browser.execute_script(
-        """const [text, key] = arguments;
+        """const [text, key, partial] = arguments;
         const paste = document.getElementById('paste');
         paste.value = text; paste.dispatchEvent(new Event('input'));
-        document.getElementById('key').value = key;""",
+        document.getElementById('key').value = key;
+        document.getElementById('partial').checked = partial;""",
         text,
         key,
+        partial,
     )
     browser.find_element("id", "verify").click()
     return str(
@@ -172,3 +175,20 @@ def test_an_export_dropped_on_the_page_is_valid_and_an_edited_one_is_not(
         screenshot(browser, tmp_path, shot)
     codes = [e.text for e in browser.find_elements("css selector", "#findings code")]
     assert "sig.hash_mismatch" in codes
+
+
+def test_a_filtered_export_is_valid_on_the_page_only_when_ticked_as_filtered(
+    browser: Any, live_server: Server, tmp_path: Path
+) -> None:
+    game = bots.toto21_table(live_server.url)
+    rounds = [bots.play_toto21_round(game, random.Random(n))[0] for n in range(2)]
+    _logged(live_server, rounds[-1])
+    filtered = raw(live_server.url, "GET", "/v1/export?from_leaf=1", token=OPERATOR_TOKEN).text
+    assert len(filtered.splitlines()) >= 2
+    key = raw(live_server.url, "GET", "/v1/keys").json["log"]["verifier_key"]
+    assert _verify(browser, live_server, filtered, key, partial=True) == "valid"
+    screenshot(browser, tmp_path, "verify-filtered-partial")
+    assert _verify(browser, live_server, filtered, key) == "invalid"
+    codes = {e.text for e in browser.find_elements("css selector", "#findings code")}
+    assert "log.round_missing" in codes
+    assert_clean_console(browser)

@@ -59,7 +59,7 @@ async function run() {
   } catch (e) {
     return show({ verdict: "unusable", findings: [{ code: e.code ?? "input.wrong_format", reason: e.message }] });
   }
-  const result = await verifyText(text || $("paste").value, { keys });
+  const result = await verifyText(text || $("paste").value, { keys, partial: $("partial").checked });
   show(result);
   $("result").dataset.ms = (performance.now() - started).toFixed(2); // read by bench/browser.py
 }
