@@ -200,4 +200,3 @@ def test_a_table_state_lie_only_the_rules_know_is_found_by_python_alone(verdicts
     _, js, python = verdicts["the module's limit: a table_state that names another banker"]
     assert python.codes() == {"export.state"}
     assert "export.state" in js["codes"]
-
