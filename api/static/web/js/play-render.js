@@ -118,7 +118,8 @@ function totoStatus(view, you) {
     return you === 0 ? "A player joined: accept them to start the match." : "Waiting for the creator to accept you.";
   }
   if (view.phase !== "playing") return matchOver(view, you);
-  if (!round || round.revealed) return round ? `Round ${round.number} is over and revealed. Deal the next one.` : "The match has started. Deal the first round.";
+  const deal = you === null ? "" : " Deal the next one.";
+  if (!round || round.revealed) return round ? `Round ${round.number} is over and revealed.${deal}` : `The match has started.${you === null ? "" : " Deal the first round."}`;
   if (!round.sealed) return `Round ${round.number}: the seeds are being committed and revealed…`;
   return round.turn === you && you !== null ? "Your move." : `Seat ${round.turn} is to move.`;
 }
@@ -155,7 +156,8 @@ function kvFelt(view, you) {
     const burned = hd.burned.map((c) => h("span", { class: "burned" }, `burned ${c.card}`));
     const turn = round.turn === hd.seat;
     const role = hd.seat === round.banker ? " — banker" : "";
-    const facts = h("p", { class: "total" }, `${hd.status}${hd.bet ? `, bet ${hd.bet}` : ""}${hd.elvaroon ? ", Elvaroon" : ""}`, ...burned);
+    const guarded = hd.protected === null || hd.protected === undefined ? "" : ", the card after it protected";
+    const facts = h("p", { class: "total" }, `${hd.status}${hd.bet ? `, bet ${hd.bet}` : ""}${hd.elvaroon ? `, Elvaroon${guarded}` : ""}`, ...burned);
     return h("div", { class: `seat-area${turn ? " on-turn" : ""}` },
       hand(`${seatName(hd.seat, you)}${role}${turn ? " — to move" : ""}`, cards, [facts]));
   });
@@ -164,7 +166,11 @@ function kvFelt(view, you) {
 function kvStatus(view, you) {
   const round = view.round;
   if (view.seats.length < 2) return "Waiting for players: send them the invite link.";
-  if (!round || round.revealed) return round ? `Round ${round.number} is settled and revealed. Deal the next one.` : "Deal the first round when everyone is seated.";
+  if (view.exit_offer && view.banker === you) {
+    return "Your term's first card was a 4 or a 7: you may step down as banker, the bank going back to you, until the next round is dealt.";
+  }
+  const deal = you === null ? "" : " Deal the next one.";
+  if (!round || round.revealed) return round ? `Round ${round.number} is settled and revealed.${deal}` : "Deal the first round when everyone is seated.";
   if (round.phase === "seeding") return `Round ${round.number}: the seeds are being committed and revealed…`;
   if (round.turn === you && you !== null) return "Your move.";
   return round.turn === null || round.turn === undefined ? `Round ${round.number}: ${round.phase}.` : `Seat ${round.turn} is to move.`;
