@@ -135,8 +135,9 @@ def _toto_choice(driver: Any, buttons: dict[str, Any]) -> str | None:
     for kind in ("joiner_accepted", "open_round", "blind"):
         if kind in buttons:
             return kind
-    totals = driver.find_elements(By.CSS_SELECTOR, ".seat-area.on-turn .total")
-    low = totals and int(totals[0].text.rsplit(" ", 1)[-1]) < 15
+    lines = driver.find_elements(By.CSS_SELECTOR, ".seat-area.on-turn .total")
+    totals = [line.text for line in lines if line.text.startswith("Cards you see: ")]
+    low = totals and int(totals[0].rsplit(" ", 1)[-1]) < 15
     if "hit" in buttons and low:
         return "hit"
     return "stand" if "stand" in buttons else None

@@ -102,7 +102,7 @@ function totoFelt(view, you) {
     const label = round.revealed ? "Total" : "Cards you see";
     const extra = known.length ? [h("p", { class: "total" }, `${label}: ${totoTotal(known)}`)] : [];
     if (!round.revealed && mine.some((c) => c.face === "blind")) {
-      extra.push(h("p", { class: "total" }, "The blue-edged card is the blind card: nobody sees it until the showdown."));
+      extra.push(h("p", { class: "total blind-note" }, "The blue-edged card is the blind card: nobody sees it until the showdown."));
     }
     const turn = round.turn === seat && round.sealed && !round.revealed;
     return h("div", { class: `seat-area${turn ? " on-turn" : ""}` },
