@@ -117,9 +117,20 @@ def two(browsers: Callable[[], Any]) -> list[Any]:
     return [browsers(), browsers()]
 
 
+def _events(server: Server, table_id: str) -> list[dict[str, Any]]:
+    """Every event of the table, page by page."""
+    found: list[dict[str, Any]] = []
+    start: int | None = 0
+    while start is not None:
+        page = _get(server, f"/v1/tables/{table_id}/events?from_seq={start}")
+        found += [e["event"] for e in page["events"]]
+        start = page["next_from_seq"]
+    return found
+
+
 def _revealed_rounds(server: Server, table_id: str) -> list[str]:
-    events = _get(server, f"/v1/tables/{table_id}/events?from_seq=0&limit=1000")["events"]
-    return [e["event"]["round"] for e in events if e["event"]["type"] == "round_revealed"]
+    events = _events(server, table_id)
+    return [e["round"] for e in events if e["type"] == "round_revealed"]
 
 
 def _verify(server: Server, rounds: list[str]) -> None:
