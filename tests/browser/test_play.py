@@ -81,6 +81,7 @@ def _play(
     players: list[Any],
     choose: Callable[[Any, dict[str, Any]], str | None],
     done: Callable[[], bool],
+    clicked: Callable[[Any, str], None] = lambda driver, kind: None,
 ) -> int:
     """Click, in whichever browser has a move, the move ``choose`` picks, until ``done``;
     before each choice every browser has checked the table's whole chain (no stale buttons)."""
@@ -105,6 +106,7 @@ def _play(
         before = _checked(driver)
         _buttons(driver)[kind].click()
         wait_for(driver, lambda d, b=before: _checked(d) > b)
+        clicked(driver, kind)
         clicks += 1
         assert clicks < 60, "the game does not end"
     return clicks
@@ -115,9 +117,20 @@ def two(browsers: Callable[[], Any]) -> list[Any]:
     return [browsers(), browsers()]
 
 
+def _events(server: Server, table_id: str) -> list[dict[str, Any]]:
+    """Every event of the table, page by page."""
+    found: list[dict[str, Any]] = []
+    start: int | None = 0
+    while start is not None:
+        page = _get(server, f"/v1/tables/{table_id}/events?from_seq={start}")
+        found += [e["event"] for e in page["events"]]
+        start = page["next_from_seq"]
+    return found
+
+
 def _revealed_rounds(server: Server, table_id: str) -> list[str]:
-    events = _get(server, f"/v1/tables/{table_id}/events?from_seq=0&limit=1000")["events"]
-    return [e["event"]["round"] for e in events if e["event"]["type"] == "round_revealed"]
+    events = _events(server, table_id)
+    return [e["round"] for e in events if e["type"] == "round_revealed"]
 
 
 def _verify(server: Server, rounds: list[str]) -> None:
@@ -128,41 +141,66 @@ def _verify(server: Server, rounds: list[str]) -> None:
 
 
 def _toto_choice(driver: Any, buttons: dict[str, Any]) -> str | None:
-    """The player hits once while the cards it sees total under 15, then stands."""
-    if "joiner_accepted" in buttons:
-        return "joiner_accepted"
-    if "open_round" in buttons:
-        return "open_round"
-    totals = driver.find_elements(By.CSS_SELECTOR, ".seat-area.on-turn .total")
-    low = totals and int(totals[0].text.rsplit(" ", 1)[-1]) < 15
+    """The creator accepts the joiner; the player takes its blind card whenever offered,
+    then hits once while the cards it sees total under 15, then stands."""
+    for kind in ("joiner_accepted", "open_round", "blind"):
+        if kind in buttons:
+            return kind
+    lines = driver.find_elements(By.CSS_SELECTOR, ".seat-area.on-turn .total")
+    totals = [line.text for line in lines if line.text.startswith("Cards you see: ")]
+    low = totals and int(totals[0].rsplit(" ", 1)[-1]) < 15
     if "hit" in buttons and low:
         return "hit"
     return "stand" if "stand" in buttons else None
 
 
-def test_two_browsers_play_a_toto21_match(
-    live_server: Server, two: list[Any], tmp_path: Path
+def _status(driver: Any) -> str:
+    return str(driver.find_element(By.ID, "status").text)
+
+
+def test_toto21_a_joiner_turned_away_then_a_match_with_blind_cards_to_its_end(
+    live_server: Server, browsers: Callable[[], Any], tmp_path: Path
 ) -> None:
-    a, b = two
+    a, turned_away, b = browsers(), browsers(), browsers()
     _open(a, live_server)
     table_id = _create(a, "toto21", target="2", move_seconds="120", seed_seconds="120")
     screenshot(a, tmp_path, "toto21-created")
+    _join(turned_away, live_server, table_id)
+    wait_for(a, lambda d: {"joiner_accepted", "joiner_rejected"} <= set(_buttons(d)))
+    screenshot(a, tmp_path, "toto21-deciding")
+    _buttons(a)["joiner_rejected"].click()
+    notice = wait_for(
+        turned_away,
+        lambda d: (
+            d.find_element(By.ID, "notice").get_attribute("data-gone") == "rejected"
+            and d.find_element(By.ID, "notice")
+        ),
+    )
+    screenshot(turned_away, tmp_path, "toto21-turned-away")
+    assert "turned you away" in notice.text and "no seat" in notice.text
+    assert "watching" in turned_away.find_element(By.ID, "seat-name").text
+    assert not _buttons(turned_away)
+
     _join(b, live_server, table_id)
+    blind: list[str] = []
 
-    def over() -> bool:
-        return "match is over" in a.find_element(By.ID, "status").text
+    def after(driver: Any, kind: str) -> None:
+        if kind == "blind" and not blind:
+            blind.append(kind)
+            wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#felt svg.card-blind"))
+            screenshot(driver, tmp_path, "toto21-blind-card")
 
-    _play(live_server, table_id, [a, b], _toto_choice, over)
-    wait_for(b, lambda d: "match is over" in d.find_element(By.ID, "status").text)
-    for name, driver in (("toto21-a", a), ("toto21-b", b)):
+    _play(live_server, table_id, [a, b], _toto_choice, lambda: "match is over" in _status(a), after)
+    events = [e["event"] for e in _get(live_server, f"/v1/tables/{table_id}/events")["events"]]
+    assert "blind" in {e["type"] for e in events}
+    for name, driver in (("toto21-a", a), ("toto21-b", b), ("toto21-watching", turned_away)):
+        wait_for(driver, lambda d: "match is over" in _status(d))
+        wait_for(driver, lambda d: _checked(d) == len(events))
         screenshot(driver, tmp_path, name)
         _no_failure(driver)
         assert driver.find_elements(By.CSS_SELECTOR, "#felt svg.card-up[data-card]")
-        assert (
-            _checked(driver)
-            >= len(_get(live_server, f"/v1/tables/{table_id}/events")["events"]) - 2
-        )
         assert_clean_console(driver)
+    assert "you win" in _status(a) or "you win" in _status(b)
     _verify(live_server, _revealed_rounds(live_server, table_id))
 
 
@@ -247,3 +285,86 @@ def test_a_receipt_with_one_signature_byte_altered_fails_loudly(
         assert banner.get_attribute("data-code") == "sig.bad_signature"
         assert "sig.bad_signature" in banner.text and "event seq" in banner.text
         assert "receipts-bad" in a.find_element(By.ID, "receipts").get_attribute("class")
+
+
+def _expired_timer(driver: Any) -> str:
+    found = driver.find_elements(By.CSS_SELECTOR, "#timers .timer.expired time")
+    return str(found[0].text) if found else ""
+
+
+def _timeout_note(driver: Any) -> Any:
+    note = driver.find_element(By.ID, "timeout-note")
+    return note if note.is_displayed() else None
+
+
+def test_a_seat_that_does_not_move_is_timed_out_by_the_server_and_both_pages_show_it(
+    browsers: Callable[[], Any], tmp_path: Path
+) -> None:
+    with serve_live(tmp_path, sweep_interval_s=1) as server:
+        a, b = browsers(), browsers()
+        _open(a, server)
+        table_id = _create(a, "toto21", target="2", move_seconds="5", seed_seconds="5")
+        _join(b, server, table_id)
+        wait_for(a, lambda d: "joiner_accepted" in _buttons(d))
+        _buttons(a)["joiner_accepted"].click()
+        wait_for(a, lambda d: "open_round" in _buttons(d))
+        _buttons(a)["open_round"].click()
+        for driver in (a, b):  # the round is dealt; nobody moves
+            wait_for(driver, lambda d: "Move due" in d.find_element(By.ID, "timers").text)
+        before = {id(d): _checked(d) for d in (a, b)}
+        for name, driver in (("timeout-zero-a", a), ("timeout-zero-b", b)):
+            wait_for(driver, lambda d: _expired_timer(d) == "0s", 10)
+            screenshot(driver, tmp_path, name)
+        for name, driver in (("timeout-a", a), ("timeout-b", b)):
+            note = wait_for(driver, _timeout_note, 10)
+            assert note.get_attribute("data-type") == "move_timeout"
+            assert "did not move in time" in note.text and "checked ✓" in note.text
+            screenshot(driver, tmp_path, name)
+        # The dealer does not move either: its move times out too, and the round ends.
+        for driver in (a, b):
+            wait_for(driver, lambda d: "revealed" in _status(d), 20)
+            _no_failure(driver)
+            assert _checked(driver) > before[id(driver)]
+            assert_clean_console(driver)
+        events = _get(server, f"/v1/tables/{table_id}/events")["events"]
+        timeouts = [e["event"] for e in events if e["event"]["type"] == "move_timeout"]
+        assert len(timeouts) == 2
+        for driver in (a, b):
+            wait_for(driver, lambda d: _checked(d) == len(events))
+        _verify(server, _revealed_rounds(server, table_id))
+
+
+def test_a_reload_loses_the_seat_and_the_page_offers_to_watch_the_table(
+    two: list[Any], tmp_path: Path
+) -> None:
+    with serve_live(tmp_path, sweep_interval_s=1) as server:
+        _reload_and_watch(server, *two, tmp_path)
+
+
+def _reload_and_watch(live_server: Server, a: Any, b: Any, tmp_path: Path) -> None:
+    _open(a, live_server)
+    table_id = _create(a, "kvitlach", rule_set="classic", buy_in="300", seed_seconds="5")
+    _join(b, live_server, table_id)
+    a.refresh()
+    lost = wait_for(
+        a, lambda d: d.find_element(By.ID, "lost").is_displayed() and d.find_element(By.ID, "lost")
+    )
+    screenshot(a, tmp_path, "reload-lost")
+    assert "seat 0" in lost.text and table_id in lost.text
+    assert "non-extractable" in lost.text and "memory" in lost.text
+    a.find_element(By.ID, "watch-lost").click()
+    wait_for(a, lambda d: d.find_element(By.ID, "table-id").text == table_id)
+    assert "watching" in a.find_element(By.ID, "seat-name").text
+    assert not a.find_element(By.ID, "seat-key-line").is_displayed()
+    wait_for(a, lambda d: _checked(d) == _head(live_server, table_id) + 1)
+    assert not _buttons(a)
+    # Seat 1 deals; seat 0's seat, lost, never commits a seed: the round goes on without it.
+    wait_for(b, lambda d: "open_round" in _buttons(d))
+    _buttons(b)["open_round"].click()
+    note = wait_for(a, _timeout_note, 20)
+    assert note.get_attribute("data-type") == "seed_timeout" and "seat 0" in note.text
+    wait_for(a, lambda d: _checked(d) == _head(live_server, table_id) + 1)
+    screenshot(a, tmp_path, "reload-watching")
+    for driver in (a, b):
+        _no_failure(driver)
+        assert_clean_console(driver)

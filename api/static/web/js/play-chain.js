@@ -24,6 +24,8 @@ export class Chain {
     this.dealt = new Map(); // "round/position" -> commitment, or "card:" + code if face up
     this.seeding = null; // the round opened and not yet sealed, voided or revealed
     this.revealsOpen = null; // that round, once its seeds_committed is logged
+    this.departures = []; // each seat_left checked, with the joiner_rejected that caused it (Toto21)
+    this.rejected = null;
     this.listeners = [];
   }
 
@@ -81,9 +83,20 @@ export class Chain {
     else if (["round_sealed", "round_voided", "round_revealed"].includes(type)) {
       this.seeding = this.revealsOpen = null;
     }
+    if (type === "joiner_rejected") this.rejected = event;
+    if (type === "seat_left") {
+      const seat = data.seat ?? Number(event.actor.split(":")[1]);
+      this.departures.push({ seat, left: event, rejected: this.rejected });
+      this.rejected = null;
+    }
     if (type === "card_dealt") {
       this.dealt.set(`${round}/${data.position}`, data.commitment ?? `card:${data.card}`);
     }
+  }
+
+  /** How ``seat`` left the table after event ``since``: {seat, left, rejected}, or undefined. */
+  departure(seat, since) {
+    return this.departures.find((d) => d.seat === seat && d.left.seq > since);
   }
 
   async guard(seq, check) {

@@ -92,11 +92,18 @@ function totoFelt(view, you) {
   return round.seats.map((seat) => {
     const mine = (round.cards ?? []).filter((c) => c.seat === seat).sort((a, b) => a.position - b.position);
     const role = seat === round.dealer ? "dealer" : seat === round.player ? "player" : "";
-    const cards = mine.map((c) =>
-      card({ card: c.card, private: c.face !== "up" && c.salt && !round.revealed }, c.face === "blind" ? "the blind card, face down" : "a card face down"),
-    );
-    const known = mine.filter((c) => c.card && c.face !== "blind").map((c) => c.card);
-    const extra = known.length ? [h("p", { class: "total" }, `Cards you see: ${totoTotal(known)}`)] : [];
+    const cards = mine.map((c) => {
+      const drawn = card({ card: c.card, private: c.face !== "up" && c.salt && !round.revealed }, c.face === "blind" ? "the blind card, face down" : "a card face down");
+      if (c.face === "blind") drawn.classList.add("card-blind");
+      return drawn;
+    });
+    // In play the blind card counts for nobody; once shown (the showdown) it counts in full.
+    const known = mine.filter((c) => c.card && (c.face !== "blind" || round.revealed)).map((c) => c.card);
+    const label = round.revealed ? "Total" : "Cards you see";
+    const extra = known.length ? [h("p", { class: "total" }, `${label}: ${totoTotal(known)}`)] : [];
+    if (!round.revealed && mine.some((c) => c.face === "blind")) {
+      extra.push(h("p", { class: "total blind-note" }, "The blue-edged card is the blind card: nobody sees it until the showdown."));
+    }
     const turn = round.turn === seat && round.sealed && !round.revealed;
     return h("div", { class: `seat-area${turn ? " on-turn" : ""}` },
       hand(`${seatName(seat, you)}${role ? ` — ${role}` : ""}${turn ? " — to move" : ""}`, cards, extra));
@@ -106,11 +113,15 @@ function totoFelt(view, you) {
 function totoStatus(view, you) {
   const round = view.round;
   if (view.phase === "open") return "Waiting for a second player: send them the invite link.";
-  if (view.phase === "deciding") return you === 0 ? "A player joined: accept them to start the match." : "Waiting for the creator to accept you.";
+  if (view.phase === "deciding") {
+    if (you === null) return "A player joined: the creator is deciding on them.";
+    return you === 0 ? "A player joined: accept them to start the match." : "Waiting for the creator to accept you.";
+  }
   if (view.phase !== "playing") return matchOver(view, you);
-  if (!round || round.revealed) return round ? `Round ${round.number} is over and revealed. Deal the next one.` : "The match has started. Deal the first round.";
+  const deal = you === null ? "" : " Deal the next one.";
+  if (!round || round.revealed) return round ? `Round ${round.number} is over and revealed.${deal}` : `The match has started.${you === null ? "" : " Deal the first round."}`;
   if (!round.sealed) return `Round ${round.number}: the seeds are being committed and revealed…`;
-  return round.turn === you ? "Your move." : `Seat ${round.turn} is to move.`;
+  return round.turn === you && you !== null ? "Your move." : `Seat ${round.turn} is to move.`;
 }
 
 function matchOver(view, you) {
@@ -145,7 +156,8 @@ function kvFelt(view, you) {
     const burned = hd.burned.map((c) => h("span", { class: "burned" }, `burned ${c.card}`));
     const turn = round.turn === hd.seat;
     const role = hd.seat === round.banker ? " — banker" : "";
-    const facts = h("p", { class: "total" }, `${hd.status}${hd.bet ? `, bet ${hd.bet}` : ""}${hd.elvaroon ? ", Elvaroon" : ""}`, ...burned);
+    const guarded = hd.protected === null || hd.protected === undefined ? "" : ", the card after it protected";
+    const facts = h("p", { class: "total" }, `${hd.status}${hd.bet ? `, bet ${hd.bet}` : ""}${hd.elvaroon ? `, Elvaroon${guarded}` : ""}`, ...burned);
     return h("div", { class: `seat-area${turn ? " on-turn" : ""}` },
       hand(`${seatName(hd.seat, you)}${role}${turn ? " — to move" : ""}`, cards, [facts]));
   });
@@ -154,9 +166,13 @@ function kvFelt(view, you) {
 function kvStatus(view, you) {
   const round = view.round;
   if (view.seats.length < 2) return "Waiting for players: send them the invite link.";
-  if (!round || round.revealed) return round ? `Round ${round.number} is settled and revealed. Deal the next one.` : "Deal the first round when everyone is seated.";
+  if (view.exit_offer && view.banker === you) {
+    return "Your term's first card was a 4 or a 7: you may step down as banker, the bank going back to you, until the next round is dealt.";
+  }
+  const deal = you === null ? "" : " Deal the next one.";
+  if (!round || round.revealed) return round ? `Round ${round.number} is settled and revealed.${deal}` : "Deal the first round when everyone is seated.";
   if (round.phase === "seeding") return `Round ${round.number}: the seeds are being committed and revealed…`;
-  if (round.turn === you) return "Your move.";
+  if (round.turn === you && you !== null) return "Your move.";
   return round.turn === null || round.turn === undefined ? `Round ${round.number}: ${round.phase}.` : `Seat ${round.turn} is to move.`;
 }
 

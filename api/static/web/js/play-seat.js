@@ -23,8 +23,8 @@ function randomSeed() {
 }
 
 export class Seat {
-  constructor({ tableId, seat, token, key, chain }) {
-    Object.assign(this, { tableId, seat, token, key, chain });
+  constructor({ tableId, seat, token, key, chain, joinedSeq }) {
+    Object.assign(this, { tableId, seat, token, key, chain, joinedSeq });
     this.n = 0; // the last statement number used
     this.seeds = new Map(); // round id -> the seed committed and not yet revealed
   }
@@ -42,7 +42,8 @@ export class Seat {
     if (!joined || joined.actor !== `seat:${reply.seat}` || joined.data.key !== key.publicHex) {
       throw new CheckFailure("receipt.statement", joined?.seq ?? null, "the seat_joined receipt does not bind this seat's key");
     }
-    return new Seat({ tableId: reply.table_id, seat: reply.seat, token: reply.token, key, chain });
+    const { table_id: id, seat, token } = reply;
+    return new Seat({ tableId: id, seat, token, key, chain, joinedSeq: joined.seq });
   }
 
   /** The table as this seat sees it (legal_actions, its own hidden cards with salts). */

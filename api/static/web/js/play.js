@@ -9,8 +9,11 @@ import { actionControls, deadlines, h, mayOpenRound, renderView } from "./play-r
 import { Seat } from "./play-seat.js";
 
 const POLL_MS = 1000;
+// What this tab remembers across a reload: the table and seat number it held (public facts),
+// so that a reload can say the seat is lost. Never the key (it cannot leave) nor the token.
+const HELD = "fairdeal.held-seat";
 const $ = (id) => document.getElementById(id);
-const state = { keySet: null, seat: null, reply: null, failed: false, busy: Promise.resolve(), timer: null };
+const state = { keySet: null, seat: null, chain: null, tableId: null, reply: null, failed: false, busy: Promise.resolve(), timer: null };
 
 // One thing at a time: a poll and a click never interleave on the chain.
 function serially(task) {
@@ -61,8 +64,28 @@ function chainFor(tableId) {
     const item = h("li", { value: e.seq }, h("code", {}, `#${e.seq}`), ` ${e.type} `, h("span", { class: "actor" }, e.actor), " ✓");
     $("event-log").prepend(item);
     while ($("event-log").children.length > 300) $("event-log").lastChild.remove();
+    noteTimeout(e);
   });
   return chain;
+}
+
+// A timeout the server logged stays in view (until the next round opens), with its seq.
+function noteTimeout(e) {
+  const note = $("timeout-note");
+  const text = timeoutText(e);
+  if (e.type === "round_opened") note.hidden = true;
+  if (!text) return;
+  note.replaceChildren(h("strong", {}, "Timeout: "), `${text} (event #${e.seq} ${e.type}, checked ✓)`);
+  note.dataset.type = e.type;
+  note.hidden = false;
+}
+
+function timeoutText(e) {
+  const seats = (list) => list.map((s) => `seat ${s}`).join(", ");
+  if (e.type === "move_timeout") return `Seat ${e.data.seat} did not move in time: the server moved for it as the rules say.`;
+  if (e.type === "seed_timeout") return `Seeds were missing at the deadline${e.data.seats?.length ? ` (${seats(e.data.seats)})` : ""}: the server went on without them.`;
+  if (e.type === "game_time_up") return "The game's time is up: the match ends on points.";
+  return null;
 }
 
 function options(form) {
@@ -81,19 +104,38 @@ function options(form) {
 async function take(request) {
   notify("Taking the seat…");
   const seat = await Seat.take({ ...request, chainFor });
-  state.seat = seat;
+  Object.assign(state, { seat, chain: seat.chain, tableId: seat.tableId });
+  sessionStorage.setItem(HELD, JSON.stringify({ table: seat.tableId, seat: seat.seat }));
   notify("");
-  $("setup").hidden = true;
-  $("table").hidden = false;
-  $("table-id").textContent = seat.tableId;
-  $("seat-name").textContent = `you are seat ${seat.seat}`;
+  showTable(`you are seat ${seat.seat}`);
   $("seat-key").textContent = seat.key.publicHex.slice(0, 16) + "…";
-  const link = `${location.origin}/?table=${seat.tableId}`;
-  $("invite-link").href = link;
-  $("invite-link").textContent = link;
-  history.replaceState(null, "", `/?table=${seat.tableId}`);
   await refresh();
   schedule();
+}
+
+/** Follow a table without a seat: its public view and its chain, every event checked. */
+async function watch(tableId) {
+  sessionStorage.removeItem(HELD);
+  $("lost").hidden = true;
+  if (!/^t[0-9a-f]+$/.test(tableId)) return notify("Give the id of the table to watch.", true);
+  const chain = state.chain?.tableId === tableId ? state.chain : chainFor(tableId);
+  Object.assign(state, { seat: null, chain, tableId, moves: null });
+  notify("");
+  showTable("watching, read-only");
+  await refresh();
+  schedule();
+}
+
+function showTable(who) {
+  $("setup").hidden = true;
+  $("table").hidden = false;
+  $("table-id").textContent = state.tableId;
+  $("seat-name").textContent = who;
+  $("seat-key-line").hidden = !state.seat;
+  const link = `${location.origin}/?table=${state.tableId}`;
+  $("invite-link").href = link;
+  $("invite-link").textContent = link;
+  history.replaceState(null, "", `/?table=${state.tableId}`);
 }
 
 function schedule() {
@@ -102,21 +144,63 @@ function schedule() {
 }
 
 // One look at the table: the view, the chain caught up on and checked, the seat's hidden
-// cards opened against their commitments, seeds committed or revealed when due.
+// cards opened against their commitments, seeds committed or revealed when due. Without a
+// seat (watching), the public view and the same checks.
 async function refresh() {
   if (state.failed) return;
-  const seat = state.seat;
-  let reply = await seat.view();
-  await seat.chain.sync();
-  await seat.chain.checkHead(reply.head);
-  if (await seeds(reply)) {
-    reply = await seat.view();
-    await seat.chain.sync();
+  const chain = state.chain;
+  await chain.sync();
+  let reply = await look();
+  if (reply === null) return;
+  await chain.checkHead(reply.head);
+  if (state.seat && (await seeds(reply))) {
+    reply = await look();
+    if (reply === null) return;
+    await chain.sync();
   }
   const round = reply.view.round;
-  await seat.chain.checkCards(round?.id ?? null, privateCards(reply.view));
+  await chain.checkCards(round?.id ?? null, privateCards(reply.view));
   state.reply = reply;
   draw(reply);
+}
+
+/** The view: the seat's, or the public one; null once the seat's token stopped working. */
+async function look() {
+  if (!state.seat) return api("GET", `/v1/tables/${state.tableId}`);
+  if (state.chain.departure(state.seat.seat, state.seat.joinedSeq)) {
+    await seatGone(); // the checked chain says so: its token is void, no need to try it
+    return null;
+  }
+  try {
+    return await state.seat.view();
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.code !== "token_invalid") throw e;
+    await seatGone();
+    return null;
+  }
+}
+
+// The seat's token stopped working: it left, or (Toto21) the creator turned it away. The
+// checked chain says which; the page then watches the table.
+async function seatGone() {
+  const { seat, chain } = state;
+  await chain.sync();
+  const gone = chain.departure(seat.seat, seat.joinedSeq);
+  sessionStorage.removeItem(HELD);
+  const text = goneText(seat.seat, gone);
+  await watch(state.tableId);
+  $("seat-name").textContent = `not seated (was seat ${seat.seat}), watching`;
+  notify(text, true);
+  $("notice").dataset.gone = gone?.rejected ? "rejected" : gone ? "left" : "unknown";
+}
+
+function goneText(seat, gone) {
+  if (!gone) return `Seat ${seat}'s token no longer works at this table: this page holds no seat here now. You are watching it.`;
+  const paid = `${gone.left.data.withdrawal ?? 0} paid back to you (seat_left, event #${gone.left.seq} ✓)`;
+  if (gone.rejected) {
+    return `The table's creator turned you away (joiner_rejected, event #${gone.rejected.seq} ✓): you have no seat at this table, your deposit of ${paid}. You are watching it; to play, create a table or join another.`;
+  }
+  return `You left the table: seat ${seat} is free and your balance of ${paid}. You are watching it.`;
 }
 
 async function seeds(reply) {
@@ -140,12 +224,17 @@ function draw(reply) {
   $("felt").replaceChildren(...felt);
   $("status").textContent = status;
   // The moves are drawn again only when they change, so a button never moves under a click.
-  const moves = JSON.stringify([reply.view.round?.id, reply.legal_actions, mayOpenRound(reply)]);
+  const canOpen = Boolean(state.seat) && mayOpenRound(reply);
+  const moves = JSON.stringify([reply.view.round?.id, reply.legal_actions, canOpen, Boolean(state.seat)]);
   if (moves !== state.moves) {
     state.moves = moves;
-    $("actions").replaceChildren(...actionControls(reply, mayOpenRound(reply)));
+    $("actions").replaceChildren(...(state.seat ? actionControls(reply, canOpen) : watching()));
   }
   drawTimers();
+}
+
+function watching() {
+  return [h("p", { class: "empty" }, "Watching, read-only: this page holds no seat here, and checks every event.")];
 }
 
 function drawTimers() {
@@ -153,9 +242,10 @@ function drawTimers() {
   const now = Date.now() + clockSkewMs;
   $("timers").replaceChildren(
     ...deadlines(state.reply).map(([label, at]) => {
-      const left = Math.max(0, Math.ceil((at - now) / 1000));
+      // Whole seconds left, rounded down: 0s is the last second, and stays until the view moves on.
+      const left = Math.max(0, Math.floor((at - now) / 1000));
       const text = left >= 60 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : `${left}s`;
-      return h("li", { class: left <= 10 ? "timer urgent" : "timer" }, h("span", { class: "label" }, label), " ", h("time", {}, text));
+      return h("li", { class: left === 0 ? "timer expired" : left <= 10 ? "timer urgent" : "timer" }, h("span", { class: "label" }, label), " ", h("time", {}, text));
     }),
   );
 }
@@ -172,7 +262,7 @@ async function act(kind) {
 
 function onClick(event) {
   const button = event.target.closest("button[data-action]");
-  if (!button || state.failed) return;
+  if (!button || state.failed || !state.seat) return;
   for (const b of document.querySelectorAll("#actions button")) b.disabled = true;
   serially(async () => {
     notify("");
@@ -207,10 +297,27 @@ function start() {
     }).catch(fail);
   });
   $("actions").addEventListener("click", onClick);
+  $("watch").addEventListener("click", () => serially(() => watch($("join-table").value.trim())).catch(fail));
   const invited = new URLSearchParams(location.search).get("table");
   if (invited) $("join-table").value = invited;
   setInterval(drawTimers, 250);
   serially(pinKeys).catch(fail);
+  lostOnReload();
+}
+
+// This tab held a seat before it was reloaded: the seat's key and token are gone with the
+// old page. Say so, and offer to watch the table.
+function lostOnReload() {
+  let held = null;
+  try {
+    held = JSON.parse(sessionStorage.getItem(HELD) ?? "null");
+  } catch {
+    held = null;
+  }
+  if (!held || typeof held.table !== "string" || typeof held.seat !== "number") return;
+  $("lost-text").textContent = `Before this tab was reloaded it held seat ${held.seat} at table ${held.table}. That seat cannot be taken back from here.`;
+  $("lost").hidden = false;
+  $("watch-lost").addEventListener("click", () => serially(() => watch(held.table)).catch(fail));
 }
 
 start();
