@@ -33,7 +33,7 @@ from fairdeal.witnessing import (
 
 log = logging.getLogger("fairdeal.witness")
 POLL_S = 1.0
-INTERVAL_S = 0.2  # at most one request a witness this often: each covers every head before it
+INTERVAL_S = 0.2  # at most one request a witness an interval: each covers every head before it
 MAX_BACKOFF_S = 30
 _MAX_ANSWER = 64 * 1024
 
@@ -102,7 +102,7 @@ class Collector:
         counters: Counters = Counters(),
     ) -> None:
         self._stopping = threading.Event()
-        shared = _Shared(store, log_, timeout_s, counters, clock, self._stopping)
+        shared = _Shared(store, log_, timeout_s, counters, clock, self._stopping, Schedule())
         self._loops = [_WitnessLoop(w, shared) for w in witnesses]
         for loop in self._loops:
             loop.start()
@@ -138,6 +138,25 @@ class _Shared:
     counters: Counters
     clock: Callable[[], int]
     stopping: threading.Event
+    schedule: "Schedule"
+
+
+class Schedule:
+    """The size every witness is sent in one interval of INTERVAL_S (the latest when the
+    interval's first request is made), so that while the log grows the witnesses cosign
+    the same checkpoints, and a quorum's cosignatures meet on one of them."""
+
+    def __init__(self, seconds: Callable[[], float] = time.monotonic) -> None:
+        self._seconds = seconds
+        self._lock = threading.Lock()
+        self._interval, self._size = -1, 0
+
+    def size(self, latest: int) -> int:
+        interval = int(self._seconds() // INTERVAL_S)
+        with self._lock:
+            if interval != self._interval:
+                self._interval, self._size = interval, latest
+            return self._size
 
 
 class _WitnessLoop(threading.Thread):
@@ -145,7 +164,7 @@ class _WitnessLoop(threading.Thread):
         super().__init__(name=f"fairdeal-witness-{witness.verifier.name}", daemon=True)
         self.witness, self.name_ = witness, witness.verifier.name
         self.store, self.log, self.counters = shared.store, shared.log, shared.counters
-        self.stopping, self.clock = shared.stopping, shared.clock
+        self.stopping, self.clock, self.schedule = shared.stopping, shared.clock, shared.schedule
         self.connection = WitnessConnection(witness.url, shared.timeout_s)
         self.wake = threading.Event()
         self.passes = threading.Condition()
@@ -166,13 +185,14 @@ class _WitnessLoop(threading.Thread):
             with self.passes:
                 serving = self.requested
                 forced = serving > self.done
-            hold = max(self.retry_at, self.sent_at + INTERVAL_S) - time.monotonic()
+            next_interval = (self.sent_at // INTERVAL_S + 1) * INTERVAL_S
+            hold = max(self.retry_at, next_interval) - time.monotonic()
             if hold > 0 and not forced:
                 timeout = min(hold, POLL_S)  # back when the hold ends (flush() sooner)
                 continue
             timeout = POLL_S
             try:
-                self.submit_latest()
+                self.submit_latest(now=forced)
             except StorageUnavailableError as e:
                 log.warning("witness %s: the database is unavailable: %s", self.name_, e)
             except Exception:
@@ -196,14 +216,20 @@ class _WitnessLoop(threading.Thread):
         with self.passes:
             return self.passes.wait_for(lambda: self.done >= target, timeout_s)
 
-    def submit_latest(self) -> None:
-        """Send the latest checkpoint unless the witness has cosigned it for us; after a
-        409 that says where the witness stands, again from there (a second 409 at the
-        size just sent means the witness holds another root for it: a fork)."""
+    def submit_latest(self, now: bool = False) -> None:
+        """Send the checkpoint of this interval (``now``: the latest) unless the witness has
+        cosigned it for us; after a 409 that says where the witness stands, again from there
+        (a second 409 at the size just sent means the witness holds another root for it: a
+        fork)."""
         for _ in range(3):
             with self.store.reader() as txn:
                 latest = txn.latest_checkpoint()
-                if latest is None or latest.size == self.cosigned:
+                if latest is None:
+                    return
+                size = latest.size if now else self.schedule.size(latest.size)
+                if (self.at or 0) < size < latest.size:
+                    latest = txn.checkpoint(size) or latest
+                if latest.size == self.cosigned:
                     return
                 old = self.at or 0
                 if old > latest.size:

@@ -19,6 +19,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
+from fairdeal.api.cosigning import INTERVAL_S, Schedule
 from fairdeal.api.witness.app import create_witness_app
 from fairdeal.cosignature import CosignatureVerifier, cosignatures
 from fairdeal.keys import load_private_key, private_key_pem
@@ -227,3 +228,16 @@ def test_a_split_view_gets_one_view_cosigned_and_the_other_refused_by_the_verifi
     required = ("--witness", honest.verifier.key_string(), "--witness-quorum", "1")
     assert verify(alice, tmp_path, log, *required) == (0, "")
     assert verify(bob, tmp_path, log, *required) == (1, "witness.quorum")
+
+
+def test_every_witness_is_sent_the_same_size_within_an_interval() -> None:
+    """While the log grows, witnesses asked at slightly different moments of one interval
+    are sent one size, so that their cosignatures meet on one checkpoint (a quorum)."""
+    now = [10.1]  # inside an interval, away from its edges
+    schedule = Schedule(lambda: now[0])
+    assert schedule.size(100) == 100  # the interval's first request fixes it
+    now[0] += INTERVAL_S / 4
+    assert schedule.size(103) == 100  # another witness, the log grown since
+    now[0] += INTERVAL_S
+    assert schedule.size(103) == 103  # the next interval: the latest again
+    assert schedule.size(110) == 103
