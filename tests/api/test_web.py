@@ -25,15 +25,7 @@ def seat(http: Any) -> dict[str, Any]:
     return dict(answer.json)
 
 
-PAGES = [
-    "/",
-    pytest.param(
-        "/verify",
-        marks=pytest.mark.skipif(
-            not (WEB / "verify.html").is_file(), reason="verify.html is not written yet"
-        ),
-    ),
-]
+PAGES = ["/", "/verify"]
 
 
 def _web_files() -> list[str]:
