@@ -15,6 +15,7 @@ from bench.transport import raw
 from tests.api import bots
 from tests.api.conftest import OPERATOR_TOKEN, Server
 from tests.browser.conftest import assert_clean_console, screenshot, wait_for
+from tests.verifier.witnessed import ALICE, BOB, witnessed
 
 VECTORS = Path(__file__).resolve().parents[1] / "vectors"
 
@@ -26,17 +27,29 @@ def _vector_round() -> tuple[str, str]:
     return json.dumps(bundle, indent=1), vec["verifier_key"]
 
 
-def _verify(browser: Any, server: Server, text: str, key: str, partial: bool = False) -> str:
+def _verify(
+    browser: Any,
+    server: Server,
+    text: str,
+    key: str,
+    partial: bool = False,
+    witnesses: str = "",
+    quorum: str = "",
+) -> str:
     browser.get(server.url + "/verify")
     browser.execute_script(
-        """const [text, key, partial] = arguments;
+        """const [text, key, partial, witnesses, quorum] = arguments;
         const paste = document.getElementById('paste');
         paste.value = text; paste.dispatchEvent(new Event('input'));
         document.getElementById('key').value = key;
-        document.getElementById('partial').checked = partial;""",
+        document.getElementById('partial').checked = partial;
+        document.getElementById('witnesses').value = witnesses;
+        document.getElementById('quorum').value = quorum;""",
         text,
         key,
         partial,
+        witnesses,
+        quorum,
     )
     browser.find_element("id", "verify").click()
     return str(
@@ -191,4 +204,26 @@ def test_a_filtered_export_is_valid_on_the_page_only_when_ticked_as_filtered(
     assert _verify(browser, live_server, filtered, key) == "invalid"
     codes = {e.text for e in browser.find_elements("css selector", "#findings code")}
     assert "log.round_missing" in codes
+    assert_clean_console(browser)
+
+
+def test_witness_keys_bound_when_the_round_was_logged(
+    browser: Any, live_server: Server, tmp_path: Path
+) -> None:
+    """SPEC 7 step 18 on the page: a checkpoint cosigned by both witnesses given tells the
+    witness-bounded time; required of a witness that did not cosign, it is witness.quorum."""
+    text, key = _vector_round()
+    bundle = witnessed(json.loads(text), ALICE)
+    both = f"{ALICE.verifier_key()}\n{BOB.verifier_key()}\n"
+    assert (
+        _verify(browser, live_server, json.dumps(bundle), key, witnesses=both, quorum="1")
+        == "valid"
+    )
+    logged = browser.find_element("id", "story-logged").text
+    assert "the witness-bounded time" in logged and ALICE.name in logged, logged
+    assert ".999Z (the end of POSIX second" in logged, logged
+    screenshot(browser, tmp_path, "verify-witnessed")
+    assert _verify(browser, live_server, json.dumps(bundle), key, witnesses=both) == "invalid"
+    codes = [e.text for e in browser.find_elements("css selector", "#findings code")]
+    assert codes == ["witness.quorum"]
     assert_clean_console(browser)

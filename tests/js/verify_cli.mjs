@@ -1,21 +1,32 @@
 // Verifies files with the browser module, in one Node process, for the parity test:
-//   node verify_cli.mjs KEY_FILE FILE... [--partial FILE...]
+//   node verify_cli.mjs KEY_FILE [--witness KEY]... [--witness-quorum N] FILE... [--partial FILE...]
 // prints one JSON object a line: {file, verdict, codes} (codes sorted, each once). A .jsonl
 // file is an export (verifyExport), verified as filtered after --partial; any other file is
-// read as the verify page reads it (verifyText).
+// read as the verify page reads it (verifyText). Each --witness (a verifier key string) and
+// --witness-quorum holds for the files after it, as fairdeal-verify's do (SPEC 7 step 18).
 import { readFileSync } from "node:fs";
 import { importOperatorKey, verifyExport, verifyText } from "../../api/static/web/js/fairdeal/index.js";
 
 const [keyFile, ...args] = process.argv.slice(2);
 const keys = await importOperatorKey(readFileSync(keyFile, "utf8"));
+const witnesses = [];
+let quorum = null;
 let partial = false;
-for (const file of args) {
+for (let i = 0; i < args.length; i++) {
+  const file = args[i];
   if (file === "--partial") {
     partial = true;
     continue;
   }
+  if (file === "--witness" || file === "--witness-quorum") {
+    const value = args[++i];
+    if (file === "--witness") witnesses.push(value);
+    else quorum = Number(value);
+    continue;
+  }
   const text = readFileSync(file, "utf8");
-  const result = file.endsWith(".jsonl") ? await verifyExport(text, { keys, partial }) : await verifyText(text, { keys });
+  const opts = { keys, partial, witnesses, quorum };
+  const result = file.endsWith(".jsonl") ? await verifyExport(text, opts) : await verifyText(text, opts);
   const codes = [...new Set(result.findings.map((f) => f.code))].sort();
   process.stdout.write(JSON.stringify({ file, verdict: result.verdict, codes }) + "\n");
 }

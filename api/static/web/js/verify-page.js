@@ -1,5 +1,6 @@
 // The verify page: read a bundle or export, pin a key, verify in this browser with the
-// fairdeal module, show the verdict, every finding, and the round's story.
+// fairdeal module (with the witnesses given, SPEC 7 step 18), show the verdict, every
+// finding, and the round's story with when it was logged.
 
 import { explain, importOperatorKey, verifyText, whoWon } from "./fairdeal/index.js";
 import { cardSvg, isCardCode } from "./cards.js";
@@ -59,7 +60,16 @@ async function run() {
   } catch (e) {
     return show({ verdict: "unusable", findings: [{ code: e.code ?? "input.wrong_format", reason: e.message }] });
   }
-  const result = await verifyText(text || $("paste").value, { keys, partial: $("partial").checked });
+  const witnesses = $("witnesses").value.split("\n").map((line) => line.trim()).filter(Boolean);
+  const quorum = $("quorum").value.trim() === "" ? null : Number($("quorum").value);
+  let result;
+  try {
+    result = await verifyText(text || $("paste").value, { keys, partial: $("partial").checked, witnesses, quorum });
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    $("status").textContent = e.message; // a quorum out of 1 to the witnesses given
+    return;
+  }
   show(result);
   $("result").dataset.ms = (performance.now() - started).toFixed(2); // read by bench/browser.py
 }
@@ -99,6 +109,7 @@ function renderStory(story) {
     ["server seed", story.serverSeed],
   ];
   $("story-facts").replaceChildren(...facts.filter(([, v]) => v).flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, el("code", {}, v))]));
+  $("story-logged").textContent = story.logged;
   renderHands(story);
   $("cards").replaceChildren(
     ...story.cards.map((c) => {

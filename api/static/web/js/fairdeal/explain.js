@@ -1,9 +1,15 @@
 // The round told as data, as ``fairdeal-verify --explain`` tells it: who sat, the cards
 // as dealt (with positions), each hand's total and result as the showdown recomputed
 // them, what happened in order, the money (transfers, balances, and each account before
-// and after the round: who won how much).
+// and after the round: who won how much), and what bounds when its head was logged.
+
+import { quorumNames, witnessBound } from "./witnesses.js";
 
 const iso = (ms) => new Date(ms).toISOString();
+const LAST_MS = 253402300799999n; // 9999-12-31T23:59:59.999Z, as far as Python's utc goes
+
+/** Epoch milliseconds (a BigInt) as UTC ISO 8601; "?" out of range (verifier/explain.py). */
+const utc = (ms) => (ms >= 0n && ms <= LAST_MS ? iso(Number(ms)) : "?");
 
 /** The story of a verified bundle's ``story`` (verify.js), or null when it has none. */
 export function explain(story) {
@@ -31,7 +37,32 @@ export function explain(story) {
     balances: story.money.balances,
     hands: named ? (story.showdown?.hands.get(named.id) ?? []) : [],
     accounts: named ? accounts(balancesBefore(story, named.opened.seq), story.money.balances) : [],
+    ...logged(story.round ? `Round ${story.round}` : `The table's head (seq ${story.events.at(-1).seq})`, story.witnessed ?? null),
   };
+}
+
+/** When ``head`` was in the log, by the witnesses' word (step 18, ``witnessed`` as
+ * witnesses.js reads the checkpoint; null: none given) or nobody's but the operator's:
+ * {logged (a sentence, as verifier/explain.py says it), witnessBound ({posix, utc,
+ * witnesses}, or null without a quorum)}. */
+function logged(head, witnessed) {
+  const bound = witnessed ? witnessBound(witnessed) : null;
+  let said;
+  if (!witnessed) {
+    said = `${head}'s times are the operator's own claims, and no witness bounds them (pass --witness to require one)`;
+  } else if (bound === null) {
+    said =
+      `${head}'s times are the operator's own claims: its checkpoint lacks the cosignatures of ` +
+      `${witnessed.quorum} of the witnesses given, so no witness bounds them`;
+  } else {
+    said =
+      `${head} was in the log no later than ${utc(bound * 1000n + 999n)} (the end of POSIX second ${bound}), ` +
+      `the witness-bounded time: when ${witnessed.quorum} of the ${witnessed.given.length} witnesses given ` +
+      `had cosigned its checkpoint (${quorumNames(witnessed).join(", ")})`;
+  }
+  const found =
+    bound === null ? null : { posix: bound, utc: utc(bound * 1000n + 999n), witnesses: quorumNames(witnessed) };
+  return { logged: `${said}.`, witnessBound: found };
 }
 
 /** The balances before the event at ``seq``: the last money event's before it. */

@@ -9,6 +9,14 @@ export { FairdealError } from "./errors.js";
 export { eventHash, checkSignedEvent, checkLink, GENESIS } from "./events.js";
 export { importOperatorKey, keySetOf, keyId } from "./keys.js";
 export {
+  importWitnessKey,
+  importWitnesses,
+  witnessing,
+  witnessBound,
+  witnessFindings,
+  quorumNames,
+} from "./witnesses.js";
+export {
   checkCardOpening,
   clientSeedCommitment,
   seedCommitment,

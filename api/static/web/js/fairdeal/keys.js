@@ -61,14 +61,25 @@ async function pemKey(text) {
 }
 
 async function verifierKey(text) {
+  const { name, raw, cryptoKey } = await namedKey(text);
+  return { raw, cryptoKey, id: await keyId(raw), noteName: name };
+}
+
+/**
+ * SPEC 10.3, 10.5: "<name>+<key id>+<base64(type || key)>" for the signature ``type``
+ * (0x01 a note key, 0x04 a witness's): {name, keyId (4 bytes), raw, cryptoKey}. Rejects
+ * with input.wrong_format for anything else, a key of another type among them.
+ */
+export async function namedKey(text, type = 0x01) {
+  const bad = (why) => new FairdealError("input.wrong_format", `bad verifier key string: ${why}`);
   const first = text.indexOf("+");
-  const second = text.indexOf("+", first + 1);
+  const second = first < 0 ? -1 : text.indexOf("+", first + 1);
+  if (second < 0) throw bad("a verifier key is name+keyid+key");
   const [name, idHex, material] = [
     text.slice(0, first),
     text.slice(first + 1, second),
     text.slice(second + 1),
   ];
-  const bad = (why) => new FairdealError("input.wrong_format", `bad verifier key string: ${why}`);
   if (!isKeyName(name)) throw bad(`bad key name ${JSON.stringify(name)}`);
   let typed;
   try {
@@ -76,13 +87,14 @@ async function verifierKey(text) {
   } catch (e) {
     throw bad(e.message);
   }
-  if (typed.length !== 33 || typed[0] !== 0x01) {
-    throw bad("not an Ed25519 key of signature type 0x01");
+  if (typed.length !== 33 || typed[0] !== type) {
+    throw bad(`not an Ed25519 key of signature type 0x${type.toString(16).padStart(2, "0")}`);
   }
   const raw = typed.slice(1);
   if (!/^[0-9a-f]{8}$/.test(idHex)) throw bad("a key ID is 8 lowercase hex digits");
-  if (bytesToHex(await noteKeyId(name, raw)) !== idHex) throw bad("the key ID does not match the key");
+  const id = await noteKeyId(name, raw, type);
+  if (bytesToHex(id) !== idHex) throw bad("the key ID does not match the key");
   const cryptoKey = await importRawEd25519(raw);
   if (!cryptoKey) throw bad("not an Ed25519 public key");
-  return { raw, cryptoKey, id: await keyId(raw), noteName: name };
+  return { name, keyId: id, raw, cryptoKey };
 }

@@ -12,6 +12,8 @@
 //   (14)     every sealed round revealed; the bundle ends at its head              [rounds]
 //   (15)(16) the head's inclusion under the bundle's own signed checkpoint     [merkle, note]
 //   (15)(17) across the lines: leaf order, the root they make, links, forks          [export]
+//   (18)     with witnesses given: that checkpoint cosigned by a quorum of them,   [witnesses]
+//            not before the head it includes was logged
 
 import { hexToBytes, isHex } from "./bytes.js";
 import { parseJson } from "./canonical.js";
@@ -23,6 +25,7 @@ import { MoneyChecker, isBalances } from "./money.js";
 import { openCheckpoint } from "./note.js";
 import { RoundChecker, revealedSeeds, snapshotProblem } from "./rounds.js";
 import { checkShowdown } from "./showdown.js";
+import { importWitnesses, witnessFindings, witnessing } from "./witnesses.js";
 
 /** The finding codes this module reports, each as verifier/findings.py has it. Wherever
  * the Python verifier finds one of these, this module finds it too, and the reverse. */
@@ -73,6 +76,9 @@ export const CHECKED_CODES = Object.freeze([
   "checkpoint.fork",
   "export.fork",
   "export.link",
+  "witness.quorum",
+  "witness.signature",
+  "witness.time",
 ]);
 
 /** Codes this module reports only where the Python verifier does, not everywhere it
@@ -112,11 +118,17 @@ export function verdictOf(findings) {
 
 /**
  * Every step for one parsed bundle. ``keys``: the pinned key set (importOperatorKey);
- * ``origin``: the log name to expect (else the bundle's log.origin). Resolves to
- * {verdict, findings, events, table, round, story, across} (story: what explain.js tells;
- * across: what an export checks across bundles, export.js).
+ * ``origin``: the log name to expect (else the bundle's log.origin); ``witnesses``: the
+ * witnesses' verifier key strings whose cosignatures its checkpoint needs, ``quorum`` of
+ * them (default: all; step 18). Resolves to {verdict, findings, events, table, round,
+ * story, across} (story: what explain.js tells; across: what an export checks across
+ * bundles, export.js). Rejects as importWitnesses does for a bad witness key or quorum.
  */
-export async function verifyBundle(bundle, { keys, origin = null } = {}) {
+export async function verifyBundle(bundle, opts = {}) {
+  return checkBundle(bundle, opts, await importWitnesses(opts.witnesses, opts.quorum));
+}
+
+async function checkBundle(bundle, { keys, origin = null } = {}, trust = null) {
   const problem = shapeProblem(bundle); // (1) the bundle itself
   if (problem !== null) {
     const [table, round] = names(bundle);
@@ -135,9 +147,16 @@ export async function verifyBundle(bundle, { keys, origin = null } = {}) {
   if (chain.intact) story = await checkTable(table, round, events, hashes, findings); // (5)-(14)
   const known = story !== null && findings.length === 0; // the state its head leaves, in part
   const logged = await checkLog(table, round, bundle.log, hashes.at(-1) ?? null, keys, origin, findings); // (15) (16)
+  const witnessed = await witnessing(bundle.log.checkpoint, trust);
+  if (logged.checkpoint !== null && witnessed !== null) {
+    const headTime = logged.included ? events.at(-1).time : null; // (18)
+    findings.push(...witnessFindings(witnessed, headTime).map((f) => ({ ...f, table, round, seq: null })));
+  }
+  if (story !== null) story.witnessed = witnessed;
   const across = {
     leafIndex: bundle.log.leaf_index,
-    ...logged,
+    head: logged.head,
+    checkpoint: logged.checkpoint,
     heads: restHeads(events, hashes),
     ...(story === null ? { start: null, end: null } : links(story, known)),
   };
@@ -201,19 +220,19 @@ function endsAtHead(round, events) {
   return `the bundle does not end with round ${round}'s round_revealed`;
 }
 
-/** (15) (16) Resolves to {head, checkpoint}: the head if head_hash states it, the
- * checkpoint if it opened (whether or not the head's inclusion in it is proved). */
+/** (15) (16) Resolves to {head, checkpoint, included}: the head if head_hash states it,
+ * the checkpoint if it opened, and whether the head's inclusion in it is proved. */
 async function checkLog(table, round, entry, head, keys, origin, findings) {
   const place = (code, reason) => findings.push({ code, table, round, seq: null, reason });
   // (15) the stated head
   if (head === null || !isHex(entry.head_hash, 64) || entry.head_hash !== head) {
     place("log.head", "head_hash is not the hash of the bundle's last event");
-    return { head: null, checkpoint: null };
+    return { head: null, checkpoint: null, included: false };
   }
   const opened = await openLogged(entry, keys, origin, place); // (16)
-  if (opened === null) return { head, checkpoint: null };
-  await checkInclusion(entry, head, opened, place); // (15)
-  return { head, checkpoint: opened };
+  if (opened === null) return { head, checkpoint: null, included: false };
+  const included = await checkInclusion(entry, head, opened, place); // (15)
+  return { head, checkpoint: opened, included };
 }
 
 /** (16) The bundle's checkpoint, opened with the pinned keys only, or null. */
@@ -231,21 +250,25 @@ async function openLogged(entry, keys, origin, place) {
   }
 }
 
-/** (15) The head's inclusion in ``checkpoint``. */
+/** (15) The head's inclusion in ``checkpoint``: true when proved. */
 async function checkInclusion(entry, head, checkpoint, place) {
   if (BigInt(entry.tree_size) !== checkpoint.size) {
-    return place("log.inclusion", `tree_size ${entry.tree_size} is not the checkpoint's ${checkpoint.size}`);
+    place("log.inclusion", `tree_size ${entry.tree_size} is not the checkpoint's ${checkpoint.size}`);
+    return false;
   }
   const proof = entry.inclusion_proof;
   if (proof.length > 128 || !proof.every((h) => isHex(h, 64))) {
-    return place("log.inclusion", "inclusion_proof is a list of at most 128 hashes of 64 lowercase hex digits");
+    place("log.inclusion", "inclusion_proof is a list of at most 128 hashes of 64 lowercase hex digits");
+    return false;
   }
   try {
     const leaf = await leafHash(hexToBytes(head));
     await verifyInclusion(leaf, entry.leaf_index, entry.tree_size, proof.map(hexToBytes), checkpoint.rootHash);
+    return true;
   } catch (e) {
     if (!(e instanceof FairdealError)) throw e;
     place("log.inclusion", `leaf ${entry.leaf_index} of ${entry.tree_size}: ${e.message}`);
+    return false;
   }
 }
 
@@ -314,6 +337,14 @@ export async function verifyExport(jsonlText, opts = {}) {
 }
 
 async function verifyLines(lines, opts = {}, isExport = false) {
+  let trust;
+  try {
+    trust = await importWitnesses(opts.witnesses, opts.quorum); // (0) each --witness
+  } catch (e) {
+    if (!(e instanceof FairdealError)) throw e;
+    const findings = [{ code: e.code, table: null, round: null, seq: null, reason: e.message }];
+    return { verdict: "unusable", findings, events: 0, bundles: [] };
+  }
   const findings = [];
   const bundles = [];
   const across = new Across({ partial: !isExport || Boolean(opts.partial) }); // a bundle alone: one leaf
@@ -328,7 +359,7 @@ async function verifyLines(lines, opts = {}, isExport = false) {
       await across.add(UNREAD);
       continue;
     }
-    const result = await verifyBundle(read.value, opts);
+    const result = await checkBundle(read.value, opts, trust);
     findings.push(...result.findings);
     events += result.events;
     bundles.push(result);
