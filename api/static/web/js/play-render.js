@@ -2,6 +2,7 @@
 // the deadlines. Pure DOM building from the view (SPEC 11.7, 12.11); text only, never HTML.
 
 import { cardBackSvg, cardSvg } from "./cards.js";
+import { totoTotal } from "/static/web/js/fairdeal/index.js";
 
 const LABELS = {
   joiner_accepted: "Accept the player",
@@ -60,20 +61,6 @@ function hand(title, cards, extra = []) {
 }
 
 // Toto21
-
-const TOTO_VALUES = { J: 2, Q: 3, K: 4, A: 11 };
-
-export function totoTotal(codes) {
-  let total = 0;
-  let aces = 0;
-  for (const code of codes) {
-    const rank = code.slice(0, -1);
-    total += TOTO_VALUES[rank] ?? Number(rank);
-    if (rank === "A") aces += 1;
-  }
-  while (total > 21 && aces > 0) [total, aces] = [total - 10, aces - 1];
-  return total;
-}
 
 function totoScores(view, you) {
   const rows = view.seats.map((seat) =>

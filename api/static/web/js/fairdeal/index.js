@@ -38,3 +38,4 @@ export {
 export { verifyInclusion, verifyConsistency, leafHash, rootOf } from "./merkle.js";
 export { openCheckpoint, readNote, parseCheckpoint } from "./note.js";
 export { explain, whoWon } from "./explain.js";
+export { totoTotal } from "./showdown.js";
