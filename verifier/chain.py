@@ -192,7 +192,8 @@ class ChainChecker:
         signers = ", ".join(dict.fromkeys(signed.key_id for _, signed, _ in self._unverified))
         trusted = ", ".join(self.keys.ids()) or "none"
         reason = (
-            f"no event is signed by a trusted key: signed by key id {signers}; trusted: {trusted}"
+            f"the key given signed nothing here: is it the operator's key? It was signed by key id "
+            f"{signers}; trusted: {trusted}"
         )
         return self._finding("sig.wrong_key", None, None, reason)
 

@@ -2,6 +2,9 @@
 
 Every code belongs to one step of SPEC.md's verification procedure (section 7), or to
 step 0 for input that cannot be read at all. Codes are stable: tools match on them.
+The verdict is unusable for a finding of step 0, and for the two findings that say the
+verifier could not judge what it read (``UNJUDGED``): no signature by a pinned key, a game
+it does not know. Neither proves anything about the operator, either way.
 """
 
 from collections.abc import Iterable
@@ -87,6 +90,11 @@ CODES: dict[str, tuple[int, str]] = {
 }
 
 
+# Findings after which nothing was judged: the input was read, but with the keys and the
+# games this verifier has, it cannot tell whether the operator kept the rules (SPEC 7).
+UNJUDGED = frozenset({"sig.wrong_key", "rules.unknown_game"})
+
+
 @dataclass(frozen=True)
 class Finding:
     """One problem: its stable code, where it is, and a one-line reason."""
@@ -104,6 +112,11 @@ class Finding:
     @property
     def step(self) -> int:
         return CODES[self.code][0]
+
+    @property
+    def unusable(self) -> bool:
+        """Whether this finding makes the verdict unusable: nothing could be judged."""
+        return self.step == 0 or self.code in UNJUDGED
 
     def where(self) -> str:
         parts = [p for p in (self.table, self.round) if p]
@@ -142,7 +155,7 @@ class Report:
 
     def add(self, findings: Iterable[Finding]) -> None:
         for finding in findings:
-            self._unusable = self._unusable or finding.step == 0
+            self._unusable = self._unusable or finding.unusable
             if len(self.findings) < MAX_FINDINGS:
                 self.findings.append(finding)
             else:
@@ -150,7 +163,7 @@ class Report:
 
     @property
     def verdict(self) -> str:
-        if self._unusable or any(f.step == 0 for f in self.findings):
+        if self._unusable or any(f.unusable for f in self.findings):
             return UNUSABLE
         return INVALID if self.findings else VALID
 

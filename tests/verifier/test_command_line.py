@@ -65,9 +65,10 @@ def test_a_wrong_key_is_one_line_naming_the_signer_and_the_trusted_keys(
     files: dict[str, str], other_key: str
 ) -> None:
     done = verify("--key", other_key, files["bundle"])
-    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.returncode == 2, done.stdout + done.stderr  # nothing judged: unusable
     lines = done.stdout.splitlines()  # the verdict, the events' key, the checkpoint's
-    assert lines[0].startswith("INVALID") and len(lines) == 3, done.stdout
+    assert lines[0].startswith("UNUSABLE") and len(lines) == 3, done.stdout
+    assert "is it the operator's key?" in lines[1]
     assert "(4) sig.wrong_key" in lines[1] and "(16) checkpoint.signature" in lines[2]
     assert f"signed by key id {helpers.SIGNER.key_id}" in lines[1]
     assert f"trusted: {key_id(helpers.OTHER.public_key)}" in lines[1]
@@ -81,7 +82,7 @@ def test_a_wrong_key_gives_one_finding_per_bundle_of_an_export(
 ) -> None:
     status, report = run(capsys, "--key", other_key, files["export"], "--jobs", "1")
     signature_findings = [f for f in report["findings"] if f["step"] == 4]
-    assert status == 1
+    assert status == 2 and report["verdict"] == "unusable"
     assert [f["code"] for f in signature_findings] == ["sig.wrong_key"] * report["rounds"]
 
 

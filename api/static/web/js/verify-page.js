@@ -38,6 +38,7 @@ $("fetch").addEventListener("click", async () => {
   if (!id) return;
   const response = await fetch(`/v1/rounds/${encodeURIComponent(id)}/bundle`);
   setText(await response.text(), `round ${id} (HTTP ${response.status})`);
+  if (response.status === 404) $("status").textContent = `This server has no finished round ${id}: check the round id.`;
 });
 // GET /v1/keys: {"keys": [{key_id, public_key_pem, current}], "log": {origin, verifier_key},
 // "development_key"}. The log's verifier key opens its checkpoints under its own name.
@@ -74,33 +75,51 @@ async function run() {
   $("result").dataset.ms = (performance.now() - started).toFixed(2); // read by bench/browser.py
 }
 
+// What the page says for each verdict: unusable is "can't check", never a verdict of fraud.
+const HEADLINES = { valid: "VALID", invalid: "INVALID", unusable: "CAN'T CHECK" };
+
 function show(result) {
   const box = $("result");
   box.hidden = false;
   box.dataset.verdict = result.verdict;
-  $("verdict").textContent = result.verdict.toUpperCase();
+  $("verdict").textContent = HEADLINES[result.verdict];
   $("verdict").className = `verdict ${result.verdict}`;
-  const n = result.findings.length;
-  $("summary").textContent =
-    result.verdict === "valid"
-      ? `Every check passed: ${result.events ?? 0} signed events, the deck, the cards, the money and the log.`
-      : `${n} finding${n === 1 ? "" : "s"}.`;
+  $("summary").textContent = summaryOf(result);
   $("findings").replaceChildren(
     ...result.findings.map((f) =>
       el("li", { class: "finding" }, el("code", {}, f.code), " ", el("span", { class: "where" }, where(f)), " ", f.reason),
     ),
   );
   $("status").textContent = "";
-  const bundle = result.bundles?.length === 1 ? result.bundles[0] : null;
-  renderStory(bundle ? explain(bundle.story) : null);
+  // The story is told as proven only under VALID; under INVALID it is what the operator
+  // claims, marked so; a bundle the page could not check has none.
+  const bundle = result.bundles?.length === 1 && result.verdict !== "unusable" ? result.bundles[0] : null;
+  renderStory(bundle ? explain(bundle.story) : null, result.verdict === "valid");
   box.scrollIntoView({ block: "start" });
+}
+
+/** One sentence for a newcomer: what the verdict means here, in plain words. */
+function summaryOf(result) {
+  const n = result.findings.length;
+  const codes = new Set(result.findings.map((f) => f.code));
+  if (result.verdict === "valid") {
+    return `Every check passed: ${result.events ?? 0} signed events, every move and its signature, the deck, the cards, the rules, the money and the log.`;
+  }
+  if (result.verdict === "invalid") return `${n} finding${n === 1 ? "" : "s"}: the log breaks the rules or was altered.`;
+  const answered = result.findings.find((f) => /the server answered not_found/.test(f.reason ?? ""));
+  if (answered) return "This server has no such round: check the round id, or wait until the round is over and logged.";
+  if (codes.has("sig.wrong_key")) return "This key did not sign this round — is it the operator's key? Nothing was checked with it.";
+  if (codes.has("rules.unknown_game")) return "This page does not know the rules of this round's game, so it cannot check it. Nothing here says it is fair or not.";
+  return "This is not a round bundle or export the page can read: nothing was checked. The findings below say what is missing.";
 }
 
 const where = (f) => [f.table, f.round, f.seq === null || f.seq === undefined ? null : `seq ${f.seq}`].filter(Boolean).join(" · ");
 
-function renderStory(story) {
+function renderStory(story, proven) {
   $("story").hidden = !story;
   if (!story) return;
+  $("story").classList.toggle("unverified", !proven);
+  $("story-unverified").hidden = proven;
   $("story-head").textContent = `${story.game} · table ${story.table}${story.round ? ` · round ${story.round}` : ""} · ${story.vouches}`;
   const facts = [
     ["seats", story.seats.join(", ")],
