@@ -83,7 +83,7 @@ test("a line that cannot be read stops the root, not the order", async () => {
 
 // -- links between a table's bundles -------------------------------------------------------
 
-const end = (seq, state = { game: "kvitlach", balances: { "seat:0": 5, bank: 0 } }) => ({
+const end = (seq, state = { game: "kvitlach", balances: { "seat:0": 5 } }) => ({
   seq,
   hash: "ab".repeat(32),
   time: 100,
@@ -116,14 +116,13 @@ test("a bundle from a table_state in a state its previous bundle did not end in"
   assert.deepEqual(await across([line(0, { end: end(9, null) }), line(1, { start: moved })]), []);
 });
 
-test("stateProblem: the game and every balance, accounts at 0 taken as absent", () => {
-  const known = { game: "toto21", balances: { "seat:0": 10, "seat:1": 0 } };
-  assert.equal(stateProblem({ game: "toto21", balances: { "seat:0": 10 } }, known), null);
-  assert.equal(stateProblem({ game: "toto21", balances: { "seat:0": 10, "seat:2": 0 } }, known), null);
-  assert.match(stateProblem({ game: "kvitlach", balances: { "seat:0": 10 } }, known), /game/);
-  assert.match(stateProblem({ game: "toto21", balances: { "seat:0": 9 } }, known), /seat:0 is 9/);
-  assert.match(stateProblem({ game: "toto21", balances: { "seat:0": "10" } }, known), /seat:0/);
-  assert.match(stateProblem({ game: "toto21" }, known), /no balances/);
+test("stateProblem: the table_state is exactly the state the rules end in, member by member", () => {
+  const known = { game: "toto21", balances: { "seat:0": 10, "seat:1": 0 }, dealer: 1 };
+  assert.equal(stateProblem({ dealer: 1, balances: { "seat:1": 0, "seat:0": 10 }, game: "toto21" }, known), null);
+  assert.match(stateProblem({ ...known, balances: { "seat:0": 10 } }, known), /^balances is/);
+  assert.match(stateProblem({ ...known, game: "kvitlach" }, known), /^game is "kvitlach"/);
+  assert.match(stateProblem({ ...known, dealer: 0 }, known), /^dealer is 0, the previous bundle ends with 1/);
+  assert.match(stateProblem({ game: "toto21", balances: known.balances }, known), /^dealer is null/);
 });
 
 test("restHeads: every event after which no round is open", () => {

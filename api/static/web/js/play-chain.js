@@ -1,9 +1,10 @@
 // One table's chain as this page has checked it: every receipt and every event fetched is
 // checked the moment it arrives (the operator's signature under the pinned key, the link to
-// the last checked event), and every hidden card this seat is shown must open the commitment
-// signed when it was dealt. A failed check throws a CheckFailure naming the check and seq.
+// the last checked event, and every keyed seat's signed statement, the other seats' too),
+// and every hidden card this seat is shown must open the commitment signed when it was
+// dealt. A failed check throws a CheckFailure naming the check and seq.
 
-import { checkCardOpening, checkLink, checkSignedEvent } from "/static/web/js/fairdeal/index.js";
+import { SeatStatements, checkCardOpening, checkLink, checkSignedEvent } from "/static/web/js/fairdeal/index.js";
 import { api } from "./play-api.js";
 
 /** A check that failed: ``code`` names it (the verifier's finding code), ``seq`` the event. */
@@ -19,6 +20,7 @@ export class Chain {
   constructor(tableId, keySet) {
     this.tableId = tableId;
     this.keySet = keySet;
+    this.statements = new SeatStatements(tableId); // every seat's key, n and what it saw
     this.last = null; // the last checked signed event
     this.hashes = []; // by seq, as checked
     this.dealt = new Map(); // "round/position" -> commitment, or "card:" + code if face up
@@ -70,6 +72,7 @@ export class Chain {
     if (signed.event.table !== this.tableId) {
       throw new CheckFailure("chain.table", seq, `an event of table ${signed.event.table}`);
     }
+    await this.guard(seq, () => this.statements.follow(signed.event, signed.hash));
     this.last = signed;
     this.hashes.push(signed.hash);
     this.note(signed.event);

@@ -1,22 +1,20 @@
-// WebCrypto, the same in browsers and Node 20: SHA-256, HMAC-SHA256, Ed25519 (SPEC 1).
+// SHA-256 and HMAC-SHA256 synchronously, by the vendored @noble/hashes (the rules replay
+// needs them inside synchronous game steps; WebCrypto's are async); Ed25519 by WebCrypto,
+// the same in browsers and Node 20 (SPEC 1).
 
+import { hmac as nobleHmac } from "../vendor/noble-hashes/hmac.js";
+import { sha256 as nobleSha256 } from "../vendor/noble-hashes/sha2.js";
 import { concatBytes } from "./bytes.js";
 
 const subtle = globalThis.crypto.subtle;
 const ED25519 = { name: "Ed25519" };
 
-export async function sha256(bytes) {
-  return new Uint8Array(await subtle.digest("SHA-256", bytes));
+export function sha256(bytes) {
+  return nobleSha256(bytes);
 }
 
-/** An HMAC-SHA256 key, imported once and used for many messages. */
-export async function hmacKey(keyBytes) {
-  return subtle.importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-}
-
-export async function hmac(key, message) {
-  const k = key instanceof Uint8Array ? await hmacKey(key) : key;
-  return new Uint8Array(await subtle.sign("HMAC", k, message));
+export function hmac(key, message) {
+  return nobleHmac(nobleSha256, key, message);
 }
 
 /** Import a raw 32-byte Ed25519 public key; null when WebCrypto refuses it. */
@@ -51,6 +49,6 @@ export async function ed25519Verify(cryptoKey, signature, message) {
   }
 }
 
-export async function sha256Of(...parts) {
+export function sha256Of(...parts) {
   return sha256(concatBytes(...parts));
 }

@@ -1,8 +1,9 @@
 // The round told as data, as ``fairdeal-verify --explain`` tells it: who sat, the cards
-// as dealt (with positions), each hand's total and result as the showdown recomputed
-// them, what happened in order, the money (transfers, balances, and each account before
+// as dealt (with positions), each hand's total and result as its game tells them (the
+// game's tell.js, from the events the replay checked), what happened in order, the money (transfers, balances, and each account before
 // and after the round: who won how much), and what bounds when its head was logged.
 
+import { registry } from "./engine/registry.js";
 import { quorumNames, witnessBound } from "./witnesses.js";
 
 const iso = (ms) => new Date(ms).toISOString();
@@ -35,10 +36,16 @@ export function explain(story) {
       .filter((h) => !named || h.event.round === named.id || h.event.seq > named.opened.seq)
       .map((h) => ({ seq: h.event.seq, type: h.event.type, transfers: h.transfers, balances: h.balances ?? null })),
     balances: story.money.balances,
-    hands: named ? (story.showdown?.hands.get(named.id) ?? []) : [],
+    hands: named ? handsOf(story.first.data.game, named) : [],
     accounts: named ? accounts(balancesBefore(story, named.opened.seq), story.money.balances) : [],
     ...logged(story.round ? `Round ${story.round}` : `The table's head (seq ${story.events.at(-1).seq})`, story.witnessed ?? null),
   };
+}
+
+/** Each hand of a round as its game tells it (none for a game this module does not know). */
+function handsOf(game, round) {
+  const tell = registry().get(game)?.tell;
+  return tell ? tell({ id: round.id, dealt: round.dealt, events: [round.opened, ...round.events] }) : [];
 }
 
 /** When ``head`` was in the log, by the witnesses' word (step 18, ``witnessed`` as

@@ -1,20 +1,23 @@
 // SPEC 7 (15)-(17) across the lines of an export, in input order, as verifier/export.py's
-// Across does them without a pinned checkpoint (this module takes none):
+// Across does them, with what the options pin (pinned.js):
 //
 //   (15) every leaf in order, none missing: log.order, log.round_missing, and the root of
 //        the leaves from leaf 0, recomputed as they stream by (RootBuilder), against each
 //        checkpoint signed for that size: log.round_missing
 //   (17) two checkpoints of one size with one root: checkpoint.fork; a table's bundle from
 //        seq 0 holds the last head of its earlier one: export.fork; one from a table_state
-//        starts where the earlier one ended: export.link, and in the state it ended in:
-//        export.state, in part (stateProblem)
-//
-// checkpoint.rollback and checkpoint.inconsistent compare an export with the pinned
-// --checkpoint and --previous-checkpoint only: between two lines' checkpoints Python compares
-// no more than checkpoint.fork does, so without pins neither can be found.
+//        starts where the earlier one ended: export.link, and in the state its replay
+//        ended in: export.state (stateProblem)
+//   with a pinned checkpoint, after the lines (finish): (15) every line's leaf below its
+//        size (log.not_in_checkpoint), a whole export reaching it (log.round_missing); (17)
+//        the lines' other checkpoints and the pinned previous one consistent with it, by
+//        the export's own leaves or by the pinned proofs (checkpoint.rollback,
+//        checkpoint.fork, checkpoint.inconsistent, input.missing_proof)
 
 import { equalBytes, hexToBytes } from "./bytes.js";
+import { canonical } from "./canonical.js";
 import { RootBuilder, leafHash } from "./merkle.js";
+import { checkConsistency, proofBetween } from "./pinned.js";
 
 /** What a line gives the export when it is not a bundle that could be read. */
 export const UNREAD = Object.freeze({
@@ -25,18 +28,31 @@ export const UNREAD = Object.freeze({
 
 /**
  * The checks across bundles, fed each line's verifyBundle result (or UNREAD) in input
- * order. ``partial``: the input is not the whole log from leaf 0 (a filtered export, as
- * fairdeal-verify --partial, or one bundle alone), so leaves may be missing around it.
+ * order, then ``finish``ed. What is pinned (pinned.js's readPinned): ``partial``, the input
+ * is not the whole log from leaf 0 (a filtered export, as fairdeal-verify --partial, or one
+ * bundle alone), so leaves may be missing around it; ``checkpoint`` and ``previous``, the
+ * pinned checkpoints ({size, rootHash}); ``proofs``, the pinned consistency proofs.
  */
 export class Across {
-  constructor({ partial = false } = {}) {
+  constructor({ partial = false, checkpoint = null, previous = null, proofs = new Map() } = {}) {
     this.partial = partial;
+    this.pinned = { checkpoint, previous, proofs };
     this.findings = [];
     this.nextLeaf = partial ? null : 0; // the whole log starts at leaf 0
     this.tree = new RootBuilder(); // null once a leaf is missing or unknown
     this.roots = new Map(); // checkpoint size (BigInt) -> root, as signed
+    this.proven = new Set(); // sizes whose root the export's leaves reproduce
+    this.decided = new Set(); // sizes whose root was compared with the leaves
     this.lastHead = new Map(); // table -> "seq:hash" of its last head at rest so far
     this.ends = new Map(); // table -> where its last bundle ended, and in what state
+    this.outside = new Map(); // size -> root of the lines' other checkpoints than the pinned
+    this.pinning = this.pin();
+  }
+
+  async pin() {
+    for (const point of [this.pinned.checkpoint, this.pinned.previous]) {
+      if (point !== null) await this.signedRoot(point.size, point.rootHash, null);
+    }
   }
 
   find(code, result, reason) {
@@ -44,6 +60,7 @@ export class Across {
   }
 
   async add(result) {
+    await this.pinning;
     const { checkpoint, start, end, heads } = result.across;
     await this.leaf(result);
     if (checkpoint !== null) await this.signedRoot(checkpoint.size, checkpoint.rootHash, result);
@@ -51,6 +68,18 @@ export class Across {
     else this.joined(result, start);
     if (result.table !== null && heads.length) this.lastHead.set(result.table, heads.at(-1));
     if (result.table !== null && end !== null) this.ends.set(result.table, end);
+    if (this.pinned.checkpoint !== null) this.inPinned(this.pinned.checkpoint, result);
+  }
+
+  inPinned(pinned, result) {
+    // (15) the round is in the pinned checkpoint (linked to it after the lines: finish)
+    const { leafIndex: index, checkpoint } = result.across;
+    if (index === null) return;
+    if (BigInt(index) >= pinned.size) {
+      this.find("log.not_in_checkpoint", result, `leaf ${index} is past the checkpoint's size ${pinned.size}`);
+    } else if (checkpoint !== null && checkpoint.size !== pinned.size) {
+      this.outside.set(checkpoint.size, checkpoint.rootHash);
+    }
   }
 
   async leaf(result) {
@@ -89,11 +118,52 @@ export class Across {
   }
 
   async compareRoot(size, result) {
-    // (15) an export from leaf 0 reproduces the root signed for its size
+    // (15) an export from leaf 0 reproduces the root signed for its size; (17) the pinned
+    // previous checkpoint's too
     const signed = this.roots.get(size);
     if (signed === undefined || this.tree === null) return;
-    if (equalBytes(signed, await this.tree.root())) return;
-    this.find("log.round_missing", result, `the export's leaves do not make the signed root of size ${size}`);
+    this.decided.add(size);
+    if (equalBytes(signed, await this.tree.root())) {
+      this.proven.add(size);
+      return;
+    }
+    const code = this.pinned.previous?.size === size ? "checkpoint.inconsistent" : "log.round_missing";
+    this.find(code, result, `the export's leaves do not make the signed root of size ${size}`);
+  }
+
+  /** After the last line: what only the whole export shows against the pinned checkpoints. */
+  async finish() {
+    await this.pinning;
+    const { checkpoint, previous } = this.pinned;
+    if (checkpoint !== null && !this.proven.has(checkpoint.size)) await this.byProofs(checkpoint);
+    if (checkpoint !== null && previous !== null) await this.consistent(previous, checkpoint);
+  }
+
+  async byProofs(pinned) {
+    // (15) a whole export reaches the pinned size; (17) the rounds whose bundles name
+    // another checkpoint: a consistency proof links it to the pinned one
+    const whole = this.tree !== null && !this.partial;
+    if (whole && this.nextLeaf !== null && BigInt(this.nextLeaf) < pinned.size) {
+      this.find("log.round_missing", null, `the export ends at leaf ${this.nextLeaf - 1} of ${pinned.size}`);
+    }
+    for (const [size, rootHash] of this.outside) {
+      const own = { size, rootHash };
+      const [old, next] = size < pinned.size ? [own, pinned] : [pinned, own];
+      if (this.decided.has(old.size) && this.decided.has(next.size)) continue;
+      await this.link(old, next);
+    }
+  }
+
+  async consistent(previous, pinned) {
+    // (17) the pinned checkpoint extends the pinned previous one, unless the export's own
+    // leaves compared both roots
+    const both = this.decided.has(previous.size) && this.decided.has(pinned.size);
+    if (!both || previous.size > pinned.size) await this.link(previous, pinned);
+  }
+
+  async link(old, next) {
+    const problem = await checkConsistency(old, next, proofBetween(this.pinned, old.size, next.size));
+    if (problem !== null) this.findings.push(problem);
   }
 
   sameHistory(result) {
@@ -129,25 +199,15 @@ export class Across {
 }
 
 /**
- * Why a table_state's ``data`` cannot be the snapshot (6.6) of the state its table's
- * previous bundle ended in, as far as that state is known without replaying the rules:
- * ``known`` holds the game the table plays and every account's balance at that bundle's
- * head (money.js). The game's own members (the score, the banker and his term, the round
- * counter), the options and, in version 2, the seat keys are the rules' replay's to know:
- * a table_state that lies only about those is export.state in fairdeal-verify alone.
- * Accounts at 0 are taken as absent, as the money check takes them.
+ * Why a table_state's ``data`` is not the snapshot (6.6) of the state its table's previous
+ * bundle's replay ended in, ``known`` (the table_state data the rules give there), compared
+ * as canonical text: the first member they differ in, or null when they are the same.
  */
 export function stateProblem(data, known) {
-  if (data.game !== known.game) {
-    return `game ${JSON.stringify(data.game)}, not the table's ${JSON.stringify(known.game)}`;
-  }
-  const stated = data.balances;
-  if (stated === null || typeof stated !== "object" || Array.isArray(stated)) return "it states no balances";
-  for (const account of new Set([...Object.keys(stated), ...Object.keys(known.balances)])) {
-    const [a, b] = [stated[account] ?? 0, known.balances[account] ?? 0];
-    if (a !== b) return `${account} is ${JSON.stringify(a)}, the previous bundle ends with ${b}`;
-  }
-  return null;
+  if (canonical(data) === canonical(known)) return null;
+  const names = [...new Set([...Object.keys(data), ...Object.keys(known)])].sort();
+  const member = names.find((n) => canonical(data[n] ?? null) !== canonical(known[n] ?? null));
+  return `${member} is ${canonical(data[member] ?? null).slice(0, 80)}, the previous bundle ends with ${canonical(known[member] ?? null).slice(0, 80)}`;
 }
 
 /** (seq, hash) of each event after which no round is open, as "seq:hash": every head a

@@ -27,15 +27,22 @@ export {
   dealerChoice,
 } from "./randomness.js";
 export { statementBytes } from "./statements.js";
+export { SeatStatements } from "./receipts.js";
 export { TAGS } from "./tags.js";
 export {
   verifyBundle,
   verifyExport,
   verifyText,
-  CHECKED_CODES,
-  PARTIAL_CODES,
 } from "./verify.js";
 export { verifyInclusion, verifyConsistency, leafHash, rootOf } from "./merkle.js";
 export { openCheckpoint, readNote, parseCheckpoint } from "./note.js";
+export {
+  readCheckpointFile,
+  openCheckpointFile,
+  readConsistency,
+  readInclusion,
+  checkConsistency,
+  checkInclusionProof,
+} from "./pinned.js";
 export { explain, whoWon } from "./explain.js";
 export { totoTotal } from "./showdown.js";

@@ -1,9 +1,13 @@
 // SPEC 3: seed commitment, shuffle key, byte stream, uniform integers, the shuffle,
 // Toto21's dealer choice, card salts and commitments, client-seed commitments.
+//
+// All synchronous (./crypto.js's SHA-256 and HMAC): the rules replay (engine/) derives
+// decks, salts and commitments inside synchronous game steps. Keys are raw bytes.
 
 import { bytesToHex, concatBytes, equalBytes, hexToBytes, u64be, utf8 } from "./bytes.js";
 import { canonical } from "./canonical.js";
-import { hmac, hmacKey, sha256 } from "./crypto.js";
+import { hmac, sha256 } from "./crypto.js";
+import { canonicalDeck as deckOf } from "./engine/cards.js";
 import { FairdealError } from "./errors.js";
 import {
   CARD_COMMITMENT,
@@ -15,8 +19,8 @@ import {
 } from "./tags.js";
 
 /** 3.1: hex of SHA-256(SEED_COMMITMENT || the 32 raw bytes of the server seed). */
-export async function seedCommitment(serverSeedHex) {
-  return bytesToHex(await sha256(concatBytes(SEED_COMMITMENT, hexToBytes(serverSeedHex))));
+export function seedCommitment(serverSeedHex) {
+  return bytesToHex(sha256(concatBytes(SEED_COMMITMENT, hexToBytes(serverSeedHex))));
 }
 
 /** 3.3: the seal input's canonical text. */
@@ -30,8 +34,8 @@ export function sealInput(roundId, commitmentHex, clientSeeds, rules) {
 }
 
 /** 3.3: HMAC(server seed, SHUFFLE_KEY || canonical(seal input)), 32 bytes. */
-export async function shuffleKey(serverSeedHex, roundId, clientSeeds, rules, commitmentHex) {
-  const commitment = commitmentHex ?? (await seedCommitment(serverSeedHex));
+export function shuffleKey(serverSeedHex, roundId, clientSeeds, rules, commitmentHex) {
+  const commitment = commitmentHex ?? seedCommitment(serverSeedHex);
   const message = concatBytes(SHUFFLE_KEY, utf8(sealInput(roundId, commitment, clientSeeds, rules)));
   return hmac(hexToBytes(serverSeedHex), message);
 }
@@ -46,13 +50,12 @@ export class ByteStream {
     this.at = 0;
   }
 
-  async read(count) {
+  read(count) {
     const out = new Uint8Array(count);
     for (let i = 0; i < count; i++) {
       if (this.at === this.block.length) {
-        if (!(this.key instanceof CryptoKey)) this.key = await hmacKey(this.key);
         const message = concatBytes(STREAM, this.purpose, Uint8Array.of(0), u64be(this.index++));
-        this.block = await hmac(this.key, message);
+        this.block = hmac(this.key, message);
         this.at = 0;
       }
       out[i] = this.block[this.at++];
@@ -62,16 +65,15 @@ export class ByteStream {
 }
 
 /** 3.5: a uniform integer in [0, n), 1 <= n <= 2^32, by masked rejection sampling. */
-export async function uniform(stream, n) {
+export function uniform(stream, n) {
   if (!Number.isSafeInteger(n) || n < 1 || n > 2 ** 32) throw new RangeError("1 <= n <= 2^32");
   const bits = (n - 1).toString(2).replace(/^0$/, "").length;
   const width = Math.ceil(bits / 8);
   const mask = 2 ** bits - 1;
   if (n === 1) return 0;
   for (;;) {
-    const bytes = await stream.read(width);
     let v = 0;
-    for (const b of bytes) v = v * 256 + b;
+    for (const b of stream.read(width)) v = v * 256 + b;
     v = v % (mask + 1); // v AND mask, exact for bits <= 32
     if (v < n) return v;
   }
@@ -79,41 +81,42 @@ export async function uniform(stream, n) {
 
 /** SPEC 4: the canonical order of the deck ``rules`` ({game, decks}) names. */
 export function canonicalDeck(rules) {
-  if (rules.game === "toto21" && rules.decks === 1) {
-    const ranks = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"];
-    return ["C", "D", "H", "S"].flatMap((suit) => ranks.map((rank) => rank + suit));
+  try {
+    return [...deckOf(rules.game, rules.decks)];
+  } catch {
+    throw new FairdealError("deck.rules", `no deck for ${JSON.stringify(rules)}`);
   }
-  if (rules.game === "kvitlach" && (rules.decks === 1 || rules.decks === 2)) {
-    const numbers = Array.from({ length: 12 }, (_, i) => String(i + 1));
-    return Array.from({ length: 2 * rules.decks }, () => numbers).flat();
-  }
-  throw new FairdealError("deck.rules", `no deck for ${JSON.stringify(rules)}`);
 }
 
 /** 3.6: Fisher-Yates from the last index down, driven by the "deck" stream. */
-export async function shuffle(key, rules) {
+export function shuffle(key, rules) {
   const deck = canonicalDeck(rules);
   const stream = new ByteStream(key, "deck");
   for (let i = deck.length - 1; i >= 1; i--) {
-    const j = await uniform(stream, i + 1);
+    const j = uniform(stream, i + 1);
     [deck[i], deck[j]] = [deck[j], deck[i]];
   }
   return deck;
 }
 
+/** 3.7: one uniform choice in [0, n) from the stream of its own ``purpose``. */
+export function choose(key, purpose, n) {
+  return uniform(new ByteStream(key, purpose), n);
+}
+
 /** 3.7: Toto21's dealer choice, 0 or 1. */
-export async function dealerChoice(key) {
-  return uniform(new ByteStream(key, "dealer"), 2);
+export function dealerChoice(key) {
+  return choose(key, "dealer", 2);
 }
 
 /** 3.8: salt(p) = HMAC(shuffle key, CARD_SALT || u64be(p)). */
-export async function cardSalt(key, position) {
+export function cardSalt(key, position) {
   return hmac(key, concatBytes(CARD_SALT, u64be(position)));
 }
 
 /** 3.8: hex of SHA-256(CARD_COMMITMENT || salt || card code as ASCII). */
-export async function cardCommitment(salt, card) {
-  return bytesToHex(await sha256(concatBytes(CARD_COMMITMENT, salt, utf8(card))));
+export function cardCommitment(salt, card) {
+  return bytesToHex(sha256(concatBytes(CARD_COMMITMENT, salt, utf8(card))));
 }
 
 /**
@@ -122,22 +125,21 @@ export async function cardCommitment(salt, card) {
  */
 export async function checkCardOpening(commitmentHex, card, saltHex) {
   const salt = hexToBytes(saltHex);
-  const expected = hexToBytes(await cardCommitment(salt, card));
+  const expected = hexToBytes(cardCommitment(salt, card));
   if (salt.length !== 32 || !equalBytes(expected, hexToBytes(commitmentHex))) {
     throw new FairdealError("card.commitment", `${card} with this salt is not the committed card`);
   }
 }
 
 /** 3.9: hex of SHA-256(CLIENT_SEED_COMMITMENT || canonical({round, seat, seed})). */
-export async function clientSeedCommitment(round, seat, seed) {
+export function clientSeedCommitment(round, seat, seed) {
   const opening = canonical({ round, seat, seed });
-  return bytesToHex(await sha256(concatBytes(CLIENT_SEED_COMMITMENT, utf8(opening))));
+  return bytesToHex(sha256(concatBytes(CLIENT_SEED_COMMITMENT, utf8(opening))));
 }
 
-/** A round's deal: its shuffle key (as an HMAC key) and its deck; the seal binds
- * ``commitmentHex`` (the logged commitment) when given, else the seed's own. */
-export async function dealOf(serverSeedHex, roundId, clientSeeds, rules, commitmentHex) {
-  const raw = await shuffleKey(serverSeedHex, roundId, clientSeeds, rules, commitmentHex);
-  const key = await hmacKey(raw);
-  return { key, raw, deck: await shuffle(key, rules) };
+/** A round's deal: its shuffle key and its deck; the seal binds ``commitmentHex`` (the
+ * logged commitment) when given, else the seed's own. */
+export function dealOf(serverSeedHex, roundId, clientSeeds, rules, commitmentHex) {
+  const key = shuffleKey(serverSeedHex, roundId, clientSeeds, rules, commitmentHex);
+  return { key, deck: shuffle(key, rules) };
 }

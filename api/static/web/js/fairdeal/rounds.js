@@ -231,12 +231,13 @@ export class RoundChecker {
   async deriveDeck(c, event, clientSeeds) {
     const seed = this.seeds.get(c.id);
     if (seed === undefined) return;
-    const { game, decks } = this.deckRules;
-    const known = (game === "toto21" && decks === 1) || (game === "kvitlach" && (decks === 1 || decks === 2));
-    if (!known) return this.find("deck.rules", event, `no deck for the rules ${JSON.stringify(this.deckRules)}`);
     // the seal binds the committed seed's commitment as logged, as the verifier does
-    const { key, deck } = await dealOf(seed, c.id, clientSeeds, this.deckRules, c.commitment);
-    Object.assign(c, { key, deck });
+    try {
+      Object.assign(c, dealOf(seed, c.id, clientSeeds, this.deckRules, c.commitment));
+    } catch (e) {
+      if (e?.code !== "deck.rules") throw e; // no deck of a registered game for these rules
+      this.find("deck.rules", event, `no deck for the rules ${JSON.stringify(this.deckRules)}`);
+    }
   }
 
   // (9) every dealt card

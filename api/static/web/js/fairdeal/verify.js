@@ -1,100 +1,45 @@
 // SPEC 7 for a round bundle (13.1) and an export (13.2), in the browser or in Node: every
-// step that reads the events themselves, without replaying the game's rules (steps 10 and
-// 11), plus each finished round's settlement against its game's showdown (11, 12): the
-// rules.mismatch of step 11 for what the showdown recomputes; and across an export's lines,
-// steps 15 and 17 as far as they need no pinned checkpoint.
+// step fairdeal-verify takes, with the same verdict and the same finding codes (the
+// conformance suite in conformance/ holds both to it).
 //
 //   (1)      the bundle's own schema
 //   (1)-(5)  each signed event: schema, canonical form, seq/prev, signature, time   [chain]
 //   (5)-(9)  timeouts, commitment, client seeds, shuffle, dealt and shown cards    [rounds]
-//   (11)     each finished round's settlement as the showdown gives it            [showdown]
+//   (10)(11) the chain replayed through the game's rules: seat signatures, legal  [engine]
+//            actions, every server decision, table_state restores
 //   (12)(13) transfers, balances and conservation                                  [money]
 //   (14)     every sealed round revealed; the bundle ends at its head              [rounds]
 //   (15)(16) the head's inclusion under the bundle's own signed checkpoint     [merkle, note]
-//   (15)(17) across the lines: leaf order, the root they make, links, forks          [export]
+//   (15)(17) across the lines: leaf order, the root they make, links, forks,        [export]
+//            states; with pinned checkpoints and proofs                            [pinned]
 //   (18)     with witnesses given: that checkpoint cosigned by a quorum of them,   [witnesses]
 //            not before the head it includes was logged
 
 import { hexToBytes, isHex } from "./bytes.js";
-import { parseJson } from "./canonical.js";
+import { canonical, parseJson } from "./canonical.js";
 import { ChainChecker } from "./chain.js";
 import { FairdealError } from "./errors.js";
 import { Across, UNREAD, restHeads } from "./export.js";
+import { duplicatedOutside } from "./inputs.js";
 import { leafHash, verifyInclusion } from "./merkle.js";
 import { MoneyChecker, isBalances } from "./money.js";
 import { openCheckpoint } from "./note.js";
 import { RoundChecker, revealedSeeds, snapshotProblem } from "./rounds.js";
-import { checkShowdown } from "./showdown.js";
+import { replay, restart, start } from "./engine/rules.js";
+import { restingDraft } from "./engine/table.js";
+import { readExport, readInput } from "./sources.js";
 import { importWitnesses, witnessFindings, witnessing } from "./witnesses.js";
 
-/** The finding codes this module reports, each as verifier/findings.py has it. Wherever
- * the Python verifier finds one of these, this module finds it too, and the reverse. */
-export const CHECKED_CODES = Object.freeze([
+// Step 0's codes, and the two after which nothing was judged (SPEC 7): the verdict unusable.
+const UNUSABLE_CODES = new Set([
+  "input.unreadable",
   "input.malformed_json",
+  "input.too_large",
   "input.wrong_format",
-  "schema.bundle",
-  "schema.event",
-  "schema.data",
-  "canonical.encoding",
-  "canonical.duplicate_key",
-  "chain.table",
-  "chain.gap",
-  "chain.fork",
-  "chain.genesis",
-  "chain.misplaced",
-  "chain.start",
-  "chain.version",
-  "sig.hash_mismatch",
-  "sig.unknown_key",
-  "sig.bad_signature",
+  "input.missing_proof",
   "sig.wrong_key",
-  "time.went_back",
-  "time.timeout_early",
-  "seed.commitment",
-  "seed.client",
-  "seed.reveal",
-  "seed.withheld",
-  "deck.rules",
-  "card.position",
-  "card.wrong_card",
-  "card.commitment",
-  "card.shown",
-  "rules.mismatch",
-  "money.transfer",
-  "money.balances",
-  "money.not_conserved",
-  "round.unfinished",
-  "round.void_reason",
-  "round.after_reveal",
-  "log.head",
-  "log.inclusion",
-  "checkpoint.malformed",
-  "checkpoint.signature",
-  "checkpoint.origin",
-  "log.order",
-  "log.round_missing",
-  "checkpoint.fork",
-  "export.fork",
-  "export.link",
-  "witness.quorum",
-  "witness.signature",
-  "witness.time",
+  "rules.unknown_game",
 ]);
-
-/** Codes this module reports only where the Python verifier does, not everywhere it
- * does. export.state: a table_state that does not state the game and the balances its
- * table's previous bundle ended with (export.js, stateProblem), where this module found
- * nothing wrong in that bundle; one that lies only about what the rules' replay alone
- * knows (the score, the banker, the options, a seat's key) it does not find. Where that
- * previous bundle breaks a rule only the replay sees, fairdeal-verify has no end state to
- * compare and reports the rule instead, so there this module's export.state is its own.
- * rules.mismatch is checked on what showdown.js recomputes (each settlement, the dealer
- * choice, every dealt or shown card, the seal); the rest of a run (a move_due's deadline,
- * say) it takes as logged, which tests/js/test_parity.py shows. checkpoint.rollback and
- * checkpoint.inconsistent need a pinned checkpoint, which this module does not take. */
-export const PARTIAL_CODES = Object.freeze(["export.state"]);
-
-const STEP_ZERO = new Set(["input.malformed_json", "input.wrong_format"]);
 const FORMATS = ["fairdeal-bundle/1", "fairdeal-bundle/2"];
 const BUNDLE_KEYS = ["events", "format", "keys", "log", "round_id", "table_id"];
 const LOG_TYPES = {
@@ -112,7 +57,7 @@ const typeOf = (v) =>
   Array.isArray(v) ? "array" : Number.isSafeInteger(v) ? "integer" : v === null ? "null" : typeof v;
 
 export function verdictOf(findings) {
-  if (findings.some((f) => STEP_ZERO.has(f.code))) return "unusable";
+  if (findings.some((f) => UNUSABLE_CODES.has(f.code))) return "unusable";
   return findings.length ? "invalid" : "valid";
 }
 
@@ -145,7 +90,6 @@ async function checkBundle(bundle, { keys, origin = null } = {}, trust = null) {
   const hashes = read.map((r) => r.hash);
   let story = null;
   if (chain.intact) story = await checkTable(table, round, events, hashes, findings); // (5)-(14)
-  const known = story !== null && findings.length === 0; // the state its head leaves, in part
   const logged = await checkLog(table, round, bundle.log, hashes.at(-1) ?? null, keys, origin, findings); // (15) (16)
   const witnessed = await witnessing(bundle.log.checkpoint, trust);
   if (logged.checkpoint !== null && witnessed !== null) {
@@ -158,44 +102,54 @@ async function checkBundle(bundle, { keys, origin = null } = {}, trust = null) {
     head: logged.head,
     checkpoint: logged.checkpoint,
     heads: restHeads(events, hashes),
-    ...(story === null ? { start: null, end: null } : links(story, known)),
+    ...(story === null ? { start: null, end: null } : links(story)),
   };
   return { verdict: verdictOf(findings), findings, events: bundle.events.length, table, round, story, across };
 }
 
 /** Where an intact chain joins its table's (as verifier/bundle.py's Link): its start, if it
  * starts at a table_state (its seq, prev, time and data); its end at its head (seq, hash,
- * time) and, if ``known`` (no finding in steps 1-14), the game and balances it ends with. */
-function links(story, known) {
-  const { first, events, hashes, money } = story;
+ * time) and, if the replay reached it, the table_state data the rules give there (6.6). */
+function links(story) {
+  const { first, events, hashes, replayed } = story;
   const last = events.at(-1);
   const start =
     first.type === "table_state" ? { seq: first.seq, hash: first.prev, time: first.time, data: first.data } : null;
-  const state = known ? { game: first.data.game, balances: money.balances } : null;
+  const state = replayed === null ? null : (restingDraft(replayed)?.data ?? null);
   return { start, end: { seq: last.seq, hash: hashes.at(-1), time: last.time, state } };
 }
 
 async function checkTable(table, round, events, hashes, findings) {
   const at = (code, event, reason) => ({ code, table, round: event.round, seq: event.seq, reason });
   const [first, ...rest] = events;
+  const texts = events.map((e) => canonical(e.data)); // an intact chain: every event has one (2)
   const data = first.data;
   let balances = {};
+  let started;
   if (first.type === "table_state") {
+    started = restart(first, texts[0], hashes[0]);
     balances = isBalances(data.balances) ? { ...data.balances } : {};
     const problem = snapshotProblem(first);
     if (problem) findings.push(at("schema.data", first, problem));
+  } else {
+    started = start(first, texts[0], hashes[0]);
   }
   const decks = isObject(data.options) ? (data.options.decks ?? 1) : 1;
   const deckRules = { game: data.game, decks };
   // (5) timeouts, (6)-(9), (14)
   const bounded = first.type === "table_state";
-  const rounds = new RoundChecker(deckRules, revealedSeeds(rest), bounded, first.version, table);
+  const seeds = revealedSeeds(rest);
+  const rounds = new RoundChecker(deckRules, seeds, bounded, first.version, table);
   for (const event of rest) await rounds.check(event);
   rounds.finish(rest.at(-1) ?? null);
   findings.push(...rounds.findings.map((f) => at(f.code, f.event, f.reason)));
-  // (11) each finished round's settlement, as the game's showdown gives it
-  const settled = await checkShowdown(first, rounds.rounds, rest, rounds.findings);
-  findings.push(...settled.findings.map((f) => at(f.code, f.event, f.reason)));
+  // (10) (11) the chain replayed through the rules, unless they cannot start the table
+  let { replayed, finding } = started;
+  if (replayed !== null) {
+    const secrets = new Map([...seeds].map(([id, seed]) => [id, hexToBytes(seed)]));
+    ({ replayed, finding } = await replay(replayed, rest, texts.slice(1), hashes.slice(1), secrets));
+  }
+  if (finding !== null) findings.push(finding);
   // (12) (13) money
   const money = new MoneyChecker(balances);
   for (const event of rest) money.check(event);
@@ -203,7 +157,7 @@ async function checkTable(table, round, events, hashes, findings) {
   // (14) the bundle ends at its head
   const problem = endsAtHead(round, events);
   if (problem) findings.push({ code: "round.unfinished", table, round, seq: events.at(-1).seq, reason: problem });
-  return { table, round, first, events, hashes, rounds: rounds.rounds, money, startBalances: balances, showdown: settled };
+  return { table, round, first, events, hashes, rounds: rounds.rounds, money, startBalances: balances, replayed };
 }
 
 function endsAtHead(round, events) {
@@ -305,55 +259,55 @@ function names(obj) {
   ];
 }
 
-/** A bundle's text (a saved file, a paste): read strictly (step 0), then verified; an
- * export's text (more than one line, each a bundle) as verifyExport reads it. */
-export async function verifyText(text, opts) {
-  const trimmed = text.replace(/^\s+/, "");
-  if (trimmed.startsWith("{") && /\n\s*\{/.test(trimmed.trimEnd()) && !isOneJson(trimmed)) {
-    return verifyExport(text, opts);
-  }
-  return verifyLines([text], opts, false);
-}
-
-function isOneJson(text) {
-  try {
-    parseJson(text);
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * What fairdeal-verify is given, checked as it checks it (SPEC 7): ``input`` is the text
+ * (a saved file, a paste) or the bytes of a bundle, an export, a checkpoint note (or the
+ * service's JSON form of one), a consistency or an inclusion proof, told from its content
+ * (sources.js); or null, to check the pinned checkpoints alone. ``opts``: ``keys``
+ * (importOperatorKey), and fairdeal-verify's other options: ``origin``, ``witnesses`` and
+ * ``quorum``, ``partial``, ``checkpoint`` and ``previousCheckpoint`` (a checkpoint file's
+ * text or bytes), ``consistencyProofs`` (each a proof file's text or bytes). Resolves to
+ * {verdict, findings, events, bundles}; what cannot be read is one finding of step 0 (the
+ * verdict unusable). Rejects with a RangeError where fairdeal-verify refuses its command
+ * line: a witness quorum out of range, a previous checkpoint without a checkpoint, nothing
+ * to check.
+ */
+export async function verifyText(input, opts = {}) {
+  return verifyRead(() => readInput(input, opts), opts);
 }
 
 /**
- * An export (13.2): one bundle a line, each verified as a bundle; a line that cannot be
- * read is unusable on its own (step 0) and the others are still checked. Then the checks
- * across the lines (export.js), their findings after the lines'. ``partial``: the export
- * is filtered, not the whole log from leaf 0 (fairdeal-verify --partial).
+ * An export (13.2), its text or bytes: one bundle a line, each verified as a bundle; a
+ * line that cannot be read is unusable on its own (step 0) and the others are still
+ * checked. Then the checks across the lines (export.js), their findings after the lines'.
+ * ``opts`` as verifyText's; ``partial``: the export is filtered, not the whole log from
+ * leaf 0 (fairdeal-verify --partial).
  */
 export async function verifyExport(jsonlText, opts = {}) {
-  const lines = jsonlText.split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  return verifyLines(lines, opts, true);
+  return verifyRead(() => readExport(jsonlText, opts), opts);
 }
 
-async function verifyLines(lines, opts = {}, isExport = false) {
-  let trust;
+/** What ``reading`` read (sources.js), verified: its lines, or the findings it made. */
+async function verifyRead(reading, opts) {
+  let read;
   try {
-    trust = await importWitnesses(opts.witnesses, opts.quorum); // (0) each --witness
+    read = await reading();
   } catch (e) {
-    if (!(e instanceof FairdealError)) throw e;
+    if (!(e instanceof FairdealError) || !e.code.startsWith("input.")) throw e;
     const findings = [{ code: e.code, table: null, round: null, seq: null, reason: e.message }];
-    return { verdict: "unusable", findings, events: 0, bundles: [] };
+    return { verdict: verdictOf(findings), findings, events: 0, bundles: [] };
   }
-  const findings = [];
+  if (!read.lines) return { verdict: verdictOf(read.findings), findings: read.findings, events: 0, bundles: [] };
+  return verifyLines(read, opts);
+}
+
+async function verifyLines({ lines, isExport, trust, pinned, findings: found }, opts) {
+  const findings = [...found];
   const bundles = [];
-  const across = new Across({ partial: !isExport || Boolean(opts.partial) }); // a bundle alone: one leaf
+  const across = new Across(pinned); // a bundle alone: one leaf (pinned.partial)
   let events = 0;
-  if (lines.length === 0 || (lines.length === 1 && !lines[0].trim())) {
-    findings.push({ code: "input.wrong_format", table: null, round: null, seq: null, reason: "empty input" });
-  }
-  for (const [i, line] of lines.entries()) {
-    const read = readLine(line, i, isExport);
+  for (const line of lines) {
+    const read = readLine(line, isExport);
     if (read.finding) {
       findings.push(read.finding);
       await across.add(UNREAD);
@@ -365,22 +319,32 @@ async function verifyLines(lines, opts = {}, isExport = false) {
     bundles.push(result);
     await across.add(result);
   }
+  await across.finish();
   findings.push(...across.findings);
   return { verdict: verdictOf(findings), findings, events, bundles };
 }
 
-/** (0) One line read strictly: {value} or {finding}. */
-function readLine(line, index, isExport) {
-  if (line.startsWith("\ufeff")) {
-    return { finding: lineFinding("input.malformed_json", index, isExport, "starts with a byte order mark") };
-  }
+/** (0) One line ({number, text}) read strictly: {value} or {finding}. A member name twice
+ * inside the events is step 2's; anywhere else the line cannot be read. */
+function readLine(line, isExport) {
+  const unread = (reason) => ({
+    finding: {
+      code: "input.malformed_json",
+      table: null,
+      round: null,
+      seq: null,
+      reason: isExport ? `line ${line.number}: ${reason}` : reason,
+    },
+  });
+  if (line.text.startsWith("\ufeff")) return unread("starts with a byte order mark");
+  let read;
   try {
-    return { value: parseJson(line).value }; // duplicates inside events: step 2's
+    read = parseJson(line.text);
   } catch (e) {
-    return { finding: lineFinding("input.malformed_json", index, isExport, e.message) };
+    return unread(e.message);
   }
-}
-
-function lineFinding(code, index, isExport, reason) {
-  return { code, table: null, round: null, seq: null, reason: isExport ? `line ${index + 1}: ${reason}` : reason };
+  if (read.duplicates && duplicatedOutside(read.value, "events")) {
+    return unread("a member name appears twice in one object, outside the events");
+  }
+  return { value: read.value };
 }

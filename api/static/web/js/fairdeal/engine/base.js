@@ -1,0 +1,94 @@
+// fairdeal/games/base.py: the command that drives a game, the drafts it decides, the Run
+// that applies each draft as it is made, and the plugin that makes a game's eleven
+// functions (SPEC 6.1; the contract is fairdeal/games/README.md).
+// Exports: command, commandOf, draft, Run, record, deckRules, plugin.
+//
+// A Command is {type, actor, time, data, round}, a Draft {type, actor, data, round}, a
+// Decision {drafts, state}: plain values, never changed once made.
+
+import { IllegalActionError } from "./errors.js";
+import { get, pyEqual, pyType } from "./pytypes.js";
+
+/** A request to change a table: by a seat ("seat:N") or by the server ("server"). */
+export function command({ type, actor, time, data = {}, round = null }) {
+  return { type, actor, time, data, round };
+}
+
+/** The command an event records (the first event of each decided run). */
+export function commandOf(event) {
+  return { type: event.type, actor: event.actor, time: event.time, data: event.data, round: event.round };
+}
+
+/** What a game decides: an event before the chain gives it seq, prev and time. */
+export function draft(type, actor, data = {}, round = null) {
+  return { type, actor, data, round };
+}
+
+/** The drafts of one command being decided, each applied as it is made with the game's
+ * `applyAt(state, draft, time)`, so that the state reached is the fold of `apply` over
+ * the logged run. A game's own Run extends this one with its accessors. */
+export class Run {
+  constructor(state, time, applyAt) {
+    this.state = state;
+    this.time = time;
+    this.drafts = [];
+    this.applyAt = applyAt;
+  }
+
+  emit(made) {
+    this.state = this.applyAt(this.state, made, this.time);
+    this.drafts.push(made);
+  }
+
+  decision() {
+    return { drafts: this.drafts, state: this.state };
+  }
+}
+
+/** The rules the seal binds (SPEC 3.3): the game's name and its number of decks. */
+export function deckRules(game, decks = 1) {
+  return { game, decks };
+}
+
+/** The draft that records `cmd` with its full `data`: the command may omit derived fields
+ * but may not contradict them (by value or by type) or add others. */
+export function record(cmd, data, roundId = null) {
+  for (const [key, value] of Object.entries(cmd.data)) {
+    if (!Object.hasOwn(data, key)) throw new IllegalActionError(`${cmd.type} has no field '${key}'`);
+    if (!pyEqual(data[key], value) || pyType(data[key]) !== pyType(value)) {
+      throw new IllegalActionError(`${cmd.type}: ${key} must be ${JSON.stringify(data[key])}`);
+    }
+  }
+  return draft(cmd.type, cmd.actor, { ...data }, roundId || cmd.round);
+}
+
+/**
+ * A game made of its package's functions (Python's Plugin): `parse(raw)` gives the game's
+ * Options, which have a `toJson()` method (Python's `to_json`), or throws OptionsError;
+ * `start(options)` a new table's state; `decks` a Map of each number of decks to its
+ * canonical order. `step`, `apply`, `legalActions`, `viewFor`, `due`, `snapshot` and
+ * `restore` are kept as they are, not wrapped. `tell` (the browser's own, not the
+ * Python's) tells a checked round's hands to a person: {id, dealt, events} to
+ * [{seat, role, cards, total, result}].
+ */
+export function plugin({ name, decks, parse, start, step, apply, legalActions, viewFor, due, snapshot, restore, tell }) {
+  const options = (raw) => parse(raw).toJson();
+  return Object.freeze({
+    name,
+    decks: new Map(decks),
+    parse,
+    start,
+    step,
+    apply,
+    legalActions,
+    viewFor,
+    due,
+    snapshot,
+    restore,
+    tell,
+    options,
+    deckRules: (raw) => deckRules(name, get(options(raw), "decks", 1)),
+    new: (raw) => start(parse(raw)),
+    decide: (state, cmd, secret) => step(state, cmd, secret).drafts,
+  });
+}
