@@ -1,7 +1,8 @@
 """Writes tests/js/hands.json: hands of both games with what fairdeal's rules make of them
 (Toto21 totals and round outcomes; Kvitlach totals, best total, 21, bust, the win's
-reason), for the browser module's showdown tests (showdown.test.mjs). Reproducible: a
-fixed seed. ``python -m tests.js.make_hands`` rewrites it; test_hands_drift checks it."""
+reason), for the browser module's hand tests (hands.test.mjs), which hold each game's
+hands.js to them. Reproducible: a fixed seed. ``python -m tests.js.make_hands`` rewrites it;
+test_hands_drift checks it."""
 
 import json
 import random

@@ -1,5 +1,5 @@
 """The committed hand table (tests/js/hands.json) is what the Python rules give today: the
-browser's showdown tests compare against the rules, not against an old copy of them."""
+browser's hand tests compare against the rules, not against an old copy of them."""
 
 from tests.js import make_hands
 

@@ -45,4 +45,4 @@ export {
   checkInclusionProof,
 } from "./pinned.js";
 export { explain, whoWon } from "./explain.js";
-export { totoTotal } from "./showdown.js";
+export { totoTotal } from "./games/toto21/hands.js";

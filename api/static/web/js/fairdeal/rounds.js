@@ -45,7 +45,7 @@ export class RoundChecker {
     this.current = null;
     this.finished = new Set();
     this.findings = [];
-    this.rounds = new Map(); // id -> round, for the showdown and the story
+    this.rounds = new Map(); // id -> round, for the story
   }
 
   find(code, event, reason) {
