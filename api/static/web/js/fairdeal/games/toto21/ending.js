@@ -68,7 +68,8 @@ export function matchWon(state, seat, reason) {
 /** Equal points when the game time ends: each seat's stake comes back. */
 export function matchDrawn(state) {
   const stake = state.options.stake;
-  const transfers = stake ? SEATS.map((seat) => money.makeTransfer({ source: money.POT, target: seatActor(seat), amount: stake })) : [];
+  const back = (seat) => money.makeTransfer({ source: money.POT, target: seatActor(seat), amount: stake });
+  const transfers = stake ? SEATS.map(back) : [];
   return draft("match_drawn", SERVER, { score: [...state.score], ...money.settlement(state.balances, transfers) });
 }
 

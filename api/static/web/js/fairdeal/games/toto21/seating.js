@@ -30,7 +30,8 @@ export function accept(state, cmd) {
   const run = new Run(state, cmd);
   run.emit(record(cmd, { seat: JOINER }));
   const stake = state.options.stake;
-  const escrow = stake ? SEATS.map((seat) => money.makeTransfer({ source: seatActor(seat), target: money.POT, amount: stake })) : [];
+  const into = (seat) => money.makeTransfer({ source: seatActor(seat), target: money.POT, amount: stake });
+  const escrow = stake ? SEATS.map(into) : [];
   const data = {
     ...money.settlement(state.balances, escrow),
     game_deadline: cmd.time + state.options.game_time_ms,

@@ -18,9 +18,10 @@ import { PLAYING, inRound } from "./state.js";
 
 export const VOID_REASON = "game_time_up";
 
-/** ``rank`` breaks ties: the reveals' end (-1), the game's end (0), a round's others (1). */
-function deadline(time, rank, cmd) {
-  return { time, rank, command: cmd };
+/** A running deadline and the server command it calls for; ``rank`` breaks ties: the
+ * reveals' end (-1), the game's end (0), a round's others (1). */
+export function makeDeadline({ time, rank, command }) {
+  return { time, rank, command };
 }
 
 /** Every deadline now running, earliest first. */
@@ -36,26 +37,22 @@ export function pending(state) {
       data: { deadline: end },
       round: gameEndRound(state),
     });
-    found.push(deadline(end, 0, gameEnd));
+    found.push(makeDeadline({ time: end, rank: 0, command: gameEnd }));
   }
   const current = state.round;
   const hand = state.hand;
   if (current !== null && inRound(state) && !current.sealed) {
     const data = { deadline: current.seed_deadline, seats: dealing.missingSeeds(current) };
-    const cmd = command({
-      type: SEED_TIMEOUT,
-      actor: SERVER,
-      time: current.seed_deadline,
-      data,
-      round: current.round_id,
-    });
+    const time = current.seed_deadline;
+    const cmd = command({ type: SEED_TIMEOUT, actor: SERVER, time, data, round: current.round_id });
     // The reveals end by the game's end (rounds.seeding): at that same time, the void of a
     // withheld reveal comes first, so that it names the withholding seats.
-    found.push(deadline(current.seed_deadline, current.revealing ? -1 : 1, cmd));
+    found.push(makeDeadline({ time, rank: current.revealing ? -1 : 1, command: cmd }));
   } else if (current !== null && hand !== null && hand.move_deadline !== null) {
     const data = { seat: hand.turn, deadline: hand.move_deadline };
-    const cmd = command({ type: "move_timeout", actor: SERVER, time: hand.move_deadline, data, round: current.round_id });
-    found.push(deadline(hand.move_deadline, 1, cmd));
+    const time = hand.move_deadline;
+    const cmd = command({ type: "move_timeout", actor: SERVER, time, data, round: current.round_id });
+    found.push(makeDeadline({ time, rank: 1, command: cmd }));
   }
   return found.sort((a, b) => a.time - b.time || a.rank - b.rank);
 }
