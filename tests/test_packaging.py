@@ -57,7 +57,8 @@ def test_a_regular_install_holds_the_service_and_the_verifier_under_fairdeal(
     assert (target / "fairdeal" / "api" / "static" / "web" / "index.html").is_file()
     # every file of the pages' modules, however deep (the engine, each game, vendored code)
     js = Path("api", "static", "web", "js")
-    shipped = {p.relative_to(target / "fairdeal" / js) for p in (target / "fairdeal" / js).rglob("*")}
+    installed = target / "fairdeal" / js
+    shipped = {p.relative_to(installed) for p in installed.rglob("*")}
     assert {p.relative_to(REPO / js) for p in (REPO / js).rglob("*")} <= shipped
     assert not (target / "fairdeal" / "api").is_symlink()
     done = _python(IMPORTS, tmp_path, str(target))
