@@ -1,0 +1,120 @@
+"""The conformance suite (conformance/) in headless Chromium: the operator's three re-logged
+forgeries of a keyed seat's moves through the /verify page as a player uses it (pasted,
+the key pasted, the button clicked), each INVALID with its code and its story marked
+unverified; a key that signed nothing and a mistyped round id as CAN'T CHECK in plain words,
+with no story; and every case of the suite through the page's own module, in the page,
+with the manifest's verdict and codes."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.api.conftest import Server
+from tests.browser.conftest import assert_clean_console, screenshot, wait_for
+from tests.browser.test_verify_page import _verify
+
+SUITE = Path(__file__).resolve().parents[2] / "conformance"
+MANIFEST = json.loads((SUITE / "manifest.json").read_text())
+CASES = {case["id"]: case for case in MANIFEST["cases"]}
+OPERATOR = (SUITE / "keys" / "operator.pem").read_text()
+FORGERIES = {
+    "v2-toto21-keyed-stand-relabel": "sig.seat_bad",
+    "v2-toto21-keyed-stand-unsigned": "sig.seat_missing",
+    "v2-toto21-keyed-stand-n-1": "sig.seat_replayed",
+}
+
+
+def _codes(browser: Any) -> list[str]:
+    return [e.text for e in browser.find_elements("css selector", "#findings code")]
+
+
+@pytest.mark.parametrize(("case", "code"), FORGERIES.items())
+def test_an_operators_forgery_of_a_keyed_seats_move_is_invalid_on_the_page(
+    browser: Any, live_server: Server, tmp_path: Path, case: str, code: str
+) -> None:
+    text = (SUITE / CASES[case]["input"]).read_text()
+    assert _verify(browser, live_server, text, OPERATOR) == "invalid"
+    assert browser.find_element("id", "verdict").text == "INVALID"
+    assert set(_codes(browser)) == set(CASES[case]["codes"]) == {code}
+    assert browser.find_element("id", "story-unverified").is_displayed()  # never told as proven
+    screenshot(browser, tmp_path, f"forgery-{code}")
+    assert_clean_console(browser)
+
+
+def test_a_key_that_signed_nothing_is_cant_check_in_plain_words(
+    browser: Any, live_server: Server, tmp_path: Path
+) -> None:
+    text = (SUITE / "bundles" / "v2-toto21-seq0.json").read_text()
+    other = (SUITE / "keys" / "other.pem").read_text()
+    assert _verify(browser, live_server, text, other) == "unusable"
+    assert browser.find_element("id", "verdict").text == "CAN'T CHECK"
+    assert "is it the operator's key?" in browser.find_element("id", "summary").text
+    assert not browser.find_element("id", "story").is_displayed()
+    screenshot(browser, tmp_path, "cant-check-key")
+
+
+def test_a_mistyped_round_id_is_cant_check_not_fraud(browser: Any, live_server: Server) -> None:
+    browser.get(live_server.url + "/verify")
+    browser.find_element("id", "round-id").send_keys("tnosuchtable.1")
+    browser.find_element("id", "fetch").click()
+    status = wait_for(browser, lambda d: d.find_element("id", "status").text)
+    assert "no finished round tnosuchtable.1" in status
+    browser.find_element("id", "key").send_keys(OPERATOR)
+    browser.find_element("id", "verify").click()
+    verdict = wait_for(
+        browser, lambda d: d.find_element("id", "result").get_attribute("data-verdict")
+    )
+    assert verdict == "unusable"
+    assert browser.find_element("id", "verdict").text == "CAN'T CHECK"
+    assert "no such round" in browser.find_element("id", "summary").text
+    assert not browser.find_element("id", "story").is_displayed()
+
+
+# The manifest's options as the module takes them, as tests/conformance/run_node.mjs maps
+# them (conformance/README.md): key and witness files as text; the input, the checkpoints
+# and the proofs as bytes, as fairdeal-verify reads its files.
+RUN_SUITE = """
+const [cases, files, done] = arguments;
+const fd = await import("/static/web/js/fairdeal/index.js");
+const bytes = (path) => (path === null ? null : new Uint8Array(files[path]));
+const text = (path) => new TextDecoder().decode(bytes(path));
+const out = {};
+for (const c of cases) {
+  const o = c.options;
+  let result;
+  try {
+    const imported = await Promise.all(o.keys.map((path) => fd.importOperatorKey(text(path))));
+    const keys = fd.keySetOf(imported);
+    result = await fd.verifyText(bytes(c.input), {
+      keys, origin: o.origin, witnesses: o.witnesses.map(text), quorum: o.witness_quorum,
+      partial: o.partial, checkpoint: bytes(o.checkpoint),
+      previousCheckpoint: bytes(o.previous_checkpoint),
+      consistencyProofs: o.consistency_proofs.map(bytes),
+    });
+  } catch (e) {
+    if (!(e instanceof fd.FairdealError)) throw e;
+    result = { verdict: "unusable", findings: [{ code: e.code }] };  // (0) a --key, not a key
+  }
+  out[c.id] = [result.verdict, [...new Set(result.findings.map((f) => f.code))].sort()];
+}
+done(out);
+"""
+
+
+def test_every_case_of_the_suite_gives_the_manifests_verdict_and_codes_in_chromium(
+    browser: Any, live_server: Server
+) -> None:
+    paths = {case["input"] for case in CASES.values() if case["input"]}
+    for case in CASES.values():
+        o = case["options"]
+        paths |= {*o["keys"], *o["witnesses"], *o["consistency_proofs"]}
+        paths |= {p for p in (o["checkpoint"], o["previous_checkpoint"]) if p}
+    files = {p: list((SUITE / p).read_bytes()) for p in paths}
+    browser.get(live_server.url + "/verify")
+    browser.set_script_timeout(300)
+    script = "(async () => {" + RUN_SUITE + "})();"  # ``arguments``: the wrapper's
+    got = browser.execute_async_script(script, list(CASES.values()), files)
+    expected = {i: [c["verdict"], sorted(c["codes"])] for i, c in CASES.items()}
+    assert got == expected
