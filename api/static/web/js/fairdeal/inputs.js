@@ -9,7 +9,7 @@ import { FairdealError } from "./errors.js";
 
 const MAX_SMALL_BYTES = 4 << 20; // a checkpoint, a proof, a key
 const malformed = (reason) => new FairdealError("input.malformed_json", reason);
-const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+export const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** (0) The text of an input (a string as read, or bytes read as strict UTF-8): input.malformed_json
  * when its bytes are not UTF-8 or it starts with a byte order mark. */

@@ -14,14 +14,13 @@
 
 import { equalBytes, hexToBytes, isHex } from "./bytes.js";
 import { FairdealError } from "./errors.js";
-import { loads, refuseServerError, smallText, textOf } from "./inputs.js";
+import { isObject, loads, refuseServerError, smallText, textOf } from "./inputs.js";
 import { leafHash, verifyConsistency, verifyInclusion } from "./merkle.js";
 import { openCheckpoint, readNote } from "./note.js";
 import { importWitnesses, witnessFindings, witnessing } from "./witnesses.js";
 
 const MAX_PROOF_HASHES = 128;
 const CHECKPOINT_JSON = ["note", "root_hash", "size"];
-const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const isInteger = (v) => Number.isSafeInteger(v) || typeof v === "bigint";
 const wrongFormat = (reason) => new FairdealError("input.wrong_format", reason);
 const finding = (code, reason, table = null, round = null) => ({ code, table, round, seq: null, reason });
@@ -141,7 +140,9 @@ export async function checkConsistency(old, next, proof) {
     return finding("checkpoint.fork", `two roots signed for size ${next.size}`);
   }
   if (old.size === 0n) return null; // every tree extends the empty one
-  if (proof === null) return finding("input.missing_proof", `no consistency proof from size ${old.size} to ${next.size}`);
+  if (proof === null) {
+    return finding("input.missing_proof", `no consistency proof from size ${old.size} to ${next.size}`);
+  }
   const states = (root, actual) => root === null || equalBytes(root, actual);
   if (!states(proof.fromRoot, old.rootHash) || !states(proof.toRoot, next.rootHash)) {
     const reason = `${old.size} -> ${next.size}: from_root and to_root are not the checkpoints' roots`;
@@ -158,7 +159,9 @@ export async function checkConsistency(old, next, proof) {
 
 /** (0) A list of hex hashes from the input (a FairdealError of step 0 if it is not one). */
 function hashes(value, what) {
-  if (!Array.isArray(value) || value.length > MAX_PROOF_HASHES) throw wrongFormat(`${what} is a list of at most 128 hashes`);
+  if (!Array.isArray(value) || value.length > MAX_PROOF_HASHES) {
+    throw wrongFormat(`${what} is a list of at most ${MAX_PROOF_HASHES} hashes`);
+  }
   if (!value.every((h) => isHex(h, 64))) throw wrongFormat(`${what} holds 64-digit lowercase hex hashes`);
   return value.map(hexToBytes);
 }
@@ -201,7 +204,9 @@ export function readInclusion(obj) {
 /** (15) An inclusion proof given as the input, against the pinned checkpoint: findings. */
 export async function checkInclusionProof(proof, checkpoint) {
   const at = (code, reason) => [finding(code, reason, proof.table, proof.round)];
-  if (proof.size !== checkpoint.size) return at("log.not_in_checkpoint", `proof for size ${proof.size}, not ${checkpoint.size}`);
+  if (proof.size !== checkpoint.size) {
+    return at("log.not_in_checkpoint", `proof for size ${proof.size}, not ${checkpoint.size}`);
+  }
   if (proof.root !== null && !equalBytes(proof.root, checkpoint.rootHash)) {
     return at("log.inclusion", "root_hash is not the checkpoint's root");
   }
@@ -251,6 +256,8 @@ export async function consistencyInput(text, pinned) {
 /** (15) An inclusion proof given as the input, against the pinned checkpoint. */
 export async function inclusionInput(text, pinned) {
   const proof = readInclusion(loads(text));
-  if (pinned.checkpoint === null) throw new FairdealError("input.missing_proof", "an inclusion proof needs a checkpoint");
+  if (pinned.checkpoint === null) {
+    throw new FairdealError("input.missing_proof", "an inclusion proof needs a checkpoint");
+  }
   return checkInclusionProof(proof, pinned.checkpoint);
 }

@@ -69,7 +69,9 @@ export async function readExport(input, opts = {}) {
 async function objectInput(text, obj, opts, { trust, pinned }) {
   refuseServerError(obj, "the input");
   if (hasAll(obj, CONSISTENCY)) return consistencyInput(text, pinned);
-  if (Object.hasOwn(obj, "note")) return checkpointInput(readCheckpointFile(text, "the checkpoint"), opts, trust, pinned);
+  if (Object.hasOwn(obj, "note")) {
+    return checkpointInput(readCheckpointFile(text, "the checkpoint"), opts, trust, pinned);
+  }
   if (hasAll(obj, INCLUSION)) return inclusionInput(text, pinned);
   throw wrongFormat("not a bundle, export, checkpoint or proof");
 }

@@ -1,0 +1,1 @@
+"""fairdeal's language-neutral conformance suite (README.md); ``generate`` makes it."""
