@@ -16,7 +16,10 @@ Each seat the client takes has an Ed25519 key of its own, made here (unless aske
 keyless seat): its public key is bound when the seat is taken, and every command it sends
 is signed over the seat statement (SPEC 6.7), numbered ``n`` from 1 and made after the head
 of the table's chain as this client has checked it. The receipt of each command must log
-exactly the statement signed, and the seat_joined receipt the seat's key. A seed is
+exactly the statement signed, and the seat_joined receipt the seat's key. Every seat's
+statement the client reads, its own or another's, is checked as the engine checks it before
+logging it (SPEC 6.7: each seat's bound key, its last ``n``, the events a statement may
+name): the operator cannot log a move for a keyed seat that the seat did not sign. A seed is
 committed first and revealed once the chain shows every seat has committed
 (``SeatClient.seed``), never before.
 
@@ -46,8 +49,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from fairdeal import randomness, statements
 from fairdeal.canonical import json_text
-from fairdeal.errors import FairdealError, HashMismatchError, SignatureError
-from fairdeal.events import ChainHead, Event, SignedEvent, seat_actor
+from fairdeal.errors import FairdealError, GameError, HashMismatchError, SignatureError
+from fairdeal.events import ChainHead, Event, SignedEvent, actor_seat, seat_actor
+from fairdeal.games.base import Command
 from fairdeal.keys import KeySet, load_public_key
 from fairdeal.protocol import (
     CARD_DEALT,
@@ -64,7 +68,8 @@ from fairdeal.protocol import (
     SERVER,
     TABLE_STATE,
 )
-from fairdeal.statements import KEY, SIGNATURE
+from fairdeal.statements import KEY, NO_KEYS, NOTHING_SEEN, SIGNATURE, SIGNED, SeatKeys, Seen
+from fairdeal.table import SEAT_KEYS
 from fairdeal.verifier import Report, Trust, load_trust, verify_bundle
 
 __all__ = [
@@ -85,6 +90,7 @@ __all__ = [
     "RoundOpenedReply",
     "SeatClient",
     "SeatReply",
+    "SeatStatementError",
     "ServerRefusedError",
     "StatementMismatchError",
     "TableLog",
@@ -169,6 +175,20 @@ class ReceiptMismatchError(ReceiptError):
 class StatementMismatchError(ReceiptMismatchError):
     """A receipt of this seat's command that does not log the statement the seat signed
     (its n, data and signature), or a seat_joined receipt without the seat's own key."""
+
+
+class SeatStatementError(ReceiptError):
+    """A seat's command logged with a statement the engine refuses (SPEC 6.7), whichever
+    seat it is: ``seat``, the event's ``seq`` and the refusal's ``code``
+    (``signature_missing``, ``signature_invalid``, ``signature_replayed``,
+    ``signature_stale``, ``signature_unexpected``; ``illegal_action`` for a key that is not
+    strong), or ``mismatch`` for a key or statement not logged as the engine logs it."""
+
+    def __init__(self, event: Event, seat: int, code: str, reason: str) -> None:
+        super().__init__(
+            f"table {event.table} seq {event.seq}: seat {seat}'s {event.type}: {code}: {reason}"
+        )
+        self.seat, self.seq, self.code = seat, event.seq, code
 
 
 class RevealNotOpenError(ClientError):
@@ -319,21 +339,57 @@ class Connection:
 
 @dataclass
 class TableLog:
-    """One table's chain as this client has checked it, and its card commitments."""
+    """One table's chain as this client has checked it, its card commitments, and what
+    the engine checks a seat's statement against (SPEC 6.7)."""
 
     head: ChainHead
     commitments: dict[tuple[str | None, int], str] = field(default_factory=dict)
     hashes: list[bytes] = field(default_factory=list)  # by seq, as checked
     seeding: str | None = None  # the round opened and not yet sealed (nor voided)
     reveals_open: str | None = None  # that round, once seeds_committed opened its reveals
+    version: int = SIGNED  # the chain's, its table_created's: a later event cannot lower it
+    # version 2: each seat's bound key and last n, and the events a statement may name
+    seats: SeatKeys = field(default_factory=lambda: NO_KEYS)
+    seen: Seen = NOTHING_SEEN
 
     @property
     def after(self) -> dict[str, Any]:
         """The last checked event, as a seat's statement names the log it saw: {seq, hash}."""
         return {"seq": self.head.next_seq - 1, "hash": self.head.prev}
 
-    def follow(self, event: Event) -> None:
-        """Where the table's seeding stands after ``event``."""
+    def admit(self, event: Event) -> None:
+        """Check the next event as the engine checked its command before logging it: a
+        seat's statement (or key) by ``statements.admit``, as a replay does (``table.runs``),
+        and logged exactly as the engine logs it; a table_state's seat keys, the ones the
+        chain binds. A seat's event is always the first of its command's run."""
+        if event.type == TABLE_STATE:
+            listed = json_text(event.data.get(SEAT_KEYS))
+            if self.version >= SIGNED and listed != json_text(statements.to_json(self.seats)):
+                raise ReceiptChainError(
+                    f"table {event.table} seq {event.seq}: table_state lists seat keys "
+                    "other than the ones the chain binds"
+                )
+            return
+        seat = actor_seat(event.actor)
+        if seat is None:
+            return
+        command = Command.of(event)
+        try:
+            if self.version >= SIGNED:
+                command = statements.as_sent(command)
+            _, members = statements.admit(self.version, self.seats, self.seen, event.table, command)
+        except GameError as e:
+            raise SeatStatementError(event, seat, e.code, str(e)) from e
+        for name, value in (members or {}).items():
+            if name not in event.data or json_text(event.data[name]) != json_text(value):
+                reason = f"its {name} is not logged as the engine logs it"
+                raise SeatStatementError(event, seat, "mismatch", reason)
+
+    def follow(self, event: Event, event_hash: bytes) -> None:
+        """Where the table's seeding, and its seats' keys, stand after ``event``."""
+        if self.version >= SIGNED:
+            self.seats = statements.after(self.seats, [event.draft])
+            self.seen = self.seen.then(event, event_hash.hex())
         if event.type == ROUND_OPENED:
             self.seeding, self.reveals_open = event.round, None
         elif event.type == SEEDS_COMMITTED:
@@ -501,11 +557,12 @@ class FairdealClient:
             new_head = head.follow(signed, self.keys)
         except FairdealError as e:
             raise _receipt_error(e, f"table {table_id} seq {signed.event.seq}: {e}") from e
-        log = log or TableLog(head)
+        event = signed.event
+        log = log or TableLog(head, version=event.version)
+        log.admit(event)
         log.head = new_head
         log.hashes.append(signed.hash)
-        event = signed.event
-        log.follow(event)
+        log.follow(event, signed.hash)
         if event.type == CARD_DEALT:
             # What a shown card must match: its commitment, or the card itself if dealt face up.
             dealt = event.data.get("commitment") or "card:" + str(event.data.get("card"))

@@ -23,6 +23,7 @@ from fairdeal.api.client import (
     ReceiptMismatchError,
     ReceiptSignatureError,
     SeatClient,
+    SeatStatementError,
     StatementMismatchError,
 )
 from fairdeal.events import Event, sign
@@ -303,10 +304,10 @@ def _statement_dropped(data: dict[str, Any]) -> None:
 
 
 STATEMENT_CHANGES = {
-    "the data the seat signed changed": _statement_data_changed,
-    "another statement number": _statement_numbered_again,
-    "another signature": _another_signature,
-    "no statement logged": _statement_dropped,
+    "the data the seat signed changed": (_statement_data_changed, "signature_invalid"),
+    "another statement number": (_statement_numbered_again, "signature_invalid"),
+    "another signature": (_another_signature, "signature_invalid"),
+    "no statement logged": (_statement_dropped, "signature_missing"),
 }
 
 
@@ -314,12 +315,40 @@ STATEMENT_CHANGES = {
 def test_a_receipt_that_does_not_log_the_statement_the_seat_signed_is_refused(
     server: Server, name: str
 ) -> None:
+    """Refused as any seat's statement is (test_sdk_every_seat.py), before the receipt is
+    compared with what this seat sent."""
     signer = server.service.keys.signer
-    lying = _Tampering(
-        server.url, "/actions", lambda r: _relinked(r, signer, STATEMENT_CHANGES[name])
-    )
+    change, code = STATEMENT_CHANGES[name]
+    lying = _Tampering(server.url, "/actions", lambda r: _relinked(r, signer, change))
     seat, round_id, _ = _seated(server, lying)
     lying.sync(seat.table_id)  # the lie begins at the receipt: the chain up to it is true
+    with pytest.raises(SeatStatementError) as refused:
+        seat.act(round_id, "stand")
+    assert (refused.value.seat, refused.value.code) == (seat.seat, code)
+
+
+def test_a_receipt_logging_another_statement_the_seat_signed_is_a_statement_mismatch(
+    server: Server,
+) -> None:
+    """A statement under the seat's key that any seat's SDK takes (as one the seat signed
+    and the service refused might be), but not the one this command sent."""
+    signer = server.service.keys.signer
+    held: list[Any] = []
+
+    def another_statement(data: dict[str, Any]) -> None:
+        seat, round_id = held
+        logged = data["signed"]
+        n, after = logged["n"] + 1, logged["after"]
+        key, table_id = seat.key, seat.table_id
+        sent = statements.signed_data(
+            key, table_id, round_id, seat.seat, n=n, after=after, kind="stand", data={}
+        )
+        data["signed"] = {**sent["signed"], "data": {}}
+
+    lying = _Tampering(server.url, "/actions", lambda r: _relinked(r, signer, another_statement))
+    seat, round_id, _ = _seated(server, lying)
+    held += [seat, round_id]
+    lying.sync(seat.table_id)
     with pytest.raises(StatementMismatchError):
         seat.act(round_id, "stand")
 
