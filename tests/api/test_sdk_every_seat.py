@@ -5,8 +5,7 @@ seat and the seq, though the operator signed and linked its log with the service
 The lying service is the real one, whose answers a man in the middle holding the service's
 key (as the operator does) changes into a log relogged from one altered event on."""
 
-import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -17,7 +16,6 @@ from fairdeal.api.client import (
     SeatClient,
     SeatStatementError,
 )
-from fairdeal.events import Event, sign
 from tests.api.bots import (
     BotTable,
     await_toto21_move,
@@ -29,21 +27,18 @@ from tests.api.bots import (
     toto21_table,
 )
 from tests.api.conftest import Server
+from tests.api.relog import Change, Relog
 
-Change = Callable[[dict[str, Any]], None]
 KVITLACH = {"bank_funding": 20, "ante": 0, "max_bet": 10}
 BUY_IN = {"buy_in": 100}
 
 
 class Relogged(FairdealClient):
-    """The service as its operator shows it after changing the event at seq ``at`` of one
-    table (``change``, given the event's JSON) and signing it, and every later event, again
-    with the service's key, each linked to the one before: no chain or operator signature
-    check can tell that log from a true one."""
+    """The service as its operator shows it after relogging one table from seq ``at`` on
+    (tests/api/relog.py): what this client reads is the lying log."""
 
     def __init__(self, server: Server, table_id: str, at: int, change: Change) -> None:
-        self.server, self.table_id, self.at, self.change = server, table_id, at, change
-        self.relogged: list[dict[str, Any]] = []  # the log from ``at`` on, as shown
+        self.relog = Relog(server, table_id, at, change)
         super().__init__(server.url)
 
     def request(
@@ -51,27 +46,8 @@ class Relogged(FairdealClient):
     ) -> Any:
         reply = super().request(method, path, body, headers)
         if isinstance(reply, dict) and isinstance(reply.get("events"), list):
-            reply["events"] = [self._shown(item) for item in reply["events"]]
+            reply["events"] = [self.relog.shown(item) for item in reply["events"]]
         return reply
-
-    def _shown(self, item: dict[str, Any]) -> dict[str, Any]:
-        event = item["event"]
-        if event["table"] != self.table_id or event["seq"] < self.at:
-            return item
-        if event["seq"] - self.at >= len(self.relogged):
-            self._relog()
-        return copy.deepcopy(self.relogged[event["seq"] - self.at])
-
-    def _relog(self) -> None:
-        """Relog the events the service logged after those relogged so far."""
-        signer = self.server.service.keys.signer
-        for item in events_of(self.server.url, self.table_id, self.at + len(self.relogged)):
-            event = copy.deepcopy(item["event"])
-            if self.relogged:
-                event["prev"] = self.relogged[-1]["hash"]
-            else:
-                self.change(event)
-            self.relogged.append(sign(Event.from_json(event), signer).to_json())
 
 
 def _relabelled_hit(event: dict[str, Any]) -> None:

@@ -37,7 +37,7 @@ export class SeatStatements {
     } catch (e) {
       if (!(e instanceof GameError)) throw e;
       const code = refusalCode(event, e);
-      throw new FairdealError(code, `${event.actor} at seq ${event.seq} (${event.type}): ${e.message}`);
+      throw new FairdealError(code, `${event.actor}'s ${event.type}, which the operator logged: ${e.message}`);
     }
     this.keys = after(this.keys, [event]);
   }

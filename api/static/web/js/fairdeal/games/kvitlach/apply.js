@@ -80,10 +80,7 @@ function next(state, time, play = UNCHANGED, changes = {}) {
 
 /** The hands with some seats' hands changed: ``changes`` holds [seat, fields] entries. */
 function withHands(hands, changes) {
-  return changed(
-    hands,
-    changes.map(([seat, fields]) => [seat, { ...hands.get(seat), ...fields }]),
-  );
+  return changed(hands, changes.map(([seat, fields]) => [seat, { ...hands.get(seat), ...fields }]));
 }
 
 function hand(state, time, seat, fields) {
@@ -238,10 +235,7 @@ function burned(state, event, time) {
 
 function shown(state, event, time) {
   const play = state.play;
-  const known = changed(
-    play.known,
-    event.data.cards.map((c) => [c.position, c.card]),
-  );
+  const known = changed(play.known, event.data.cards.map((c) => [c.position, c.card]));
   if (event.data.seat === play.banker) return next(state, time, { known, phase: SHOWDOWN, turn: null });
   return next(state, time, { known });
 }

@@ -29,4 +29,3 @@ export const GAME = plugin({
   tell,
 });
 
-export * as hands from "./hands.js";

@@ -4,7 +4,7 @@
 
 import { canonicalDeck } from "../../engine/cards.js";
 import { OptionsError } from "../../engine/errors.js";
-import { get, isExactInt, sorted } from "../../engine/pytypes.js";
+import { floorDiv, get, isExactInt, sorted } from "../../engine/pytypes.js";
 
 export const NAME = "kvitlach";
 export const CLASSIC = "classic";
@@ -67,8 +67,8 @@ export function parse(raw) {
   const funding = integer(raw, "bank_funding", 2, MAX_AMOUNT, 100);
   if (funding % 2) throw new OptionsError("bank_funding must be even (the others put in half of it)");
   const full = { rule_set: ruleSet, decks, bank_funding: funding };
-  full.ante = integer(raw, "ante", 0, MAX_AMOUNT, Math.floor(funding / 2));
-  full.max_bet = integer(raw, "max_bet", 1, funding, Math.floor(funding / 2));
+  full.ante = integer(raw, "ante", 0, MAX_AMOUNT, floorDiv(funding, 2));
+  full.max_bet = integer(raw, "max_bet", 1, funding, floorDiv(funding, 2));
   for (const [key, fallback] of Object.entries(RULE_SET_DEFAULTS[ruleSet])) full[key] = choice(raw, key, fallback);
   const seats = SEAT_LIMITS.get(decks);
   full.max_seats = integer(raw, "max_seats", 2, seats, seats);

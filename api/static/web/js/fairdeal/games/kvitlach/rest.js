@@ -18,7 +18,6 @@ import { EXIT_FROM_TERM_ROUND, inRound, makeState, makeTerm } from "./state.js";
 export const MEMBERS = ["balances", "banker", "exit_offer", "last_round", "options", "rounds", "seats", "term"];
 export const TERM_MEMBERS = ["paid", "rounds"];
 
-
 /** The table at rest as JSON data members, or null while a round is open. */
 export function snapshot(state) {
   if (inRound(state)) return null;

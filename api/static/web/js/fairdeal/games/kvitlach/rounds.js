@@ -27,11 +27,7 @@ export function roundOpened(run, command, secret) {
   const opened = dealing.opened(bare, secret, state.rounds + 1, seats, state.options.seed_time_ms);
   const data = { ...opened.data, banker, term_round: termRound, order };
   run.emit(record(command, data));
-  fund(
-    run,
-    banker,
-    players.filter((p) => !paid.has(p)),
-  );
+  fund(run, banker, players.filter((p) => !paid.has(p)));
 }
 
 /** The term's banker; between terms the next in line, passing over (to the right) any seat

@@ -7,7 +7,7 @@
 
 import { BANK } from "../../engine/money.js";
 import { seatActor } from "../../engine/protocol.js";
-import { get, mod } from "../../engine/pytypes.js";
+import { get, mod, sorted } from "../../engine/pytypes.js";
 
 // Hand statuses. A hand is "live" while its bet is covered by the bank.
 export const WAITING = "waiting";
@@ -115,14 +115,15 @@ export function uncovered(state) {
   return bank(state) - covered(state.play);
 }
 
-const around = (distance) => (seats, start, maxSeats) =>
-  seats.filter((s) => s !== start).sort((a, b) => distance(a, start, maxSeats) - distance(b, start, maxSeats));
-
 /** The other seats from ``start``'s left onwards: seat numbers upwards, wrapping. */
-export const leftward = around((s, start, maxSeats) => mod(s - start, maxSeats));
+export function leftward(seats, start, maxSeats) {
+  return sorted(seats.filter((s) => s !== start), { key: (s) => mod(s - start, maxSeats) });
+}
 
 /** The other seats from ``start``'s right onwards: seat numbers downwards, wrapping. */
-export const rightward = around((s, start, maxSeats) => mod(start - s, maxSeats));
+export function rightward(seats, start, maxSeats) {
+  return sorted(seats.filter((s) => s !== start), { key: (s) => mod(start - s, maxSeats) });
+}
 
 export function openHands(play) {
   return play.order.map((s) => play.hands.get(s)).filter((hand) => hand.status === OPEN);
