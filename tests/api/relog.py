@@ -58,3 +58,26 @@ class Relog:
             else:
                 self.change(event)
             self.relogged.append(sign(Event.from_json(event), signer).to_json())
+
+
+# The three forgeries of a keyed seat's move (issue 23), each a change of its event's JSON:
+# the names of what each does, to the refusal code the engine gives it.
+
+
+def relabelled_hit(event: dict[str, Any]) -> None:
+    event["type"] = "hit"
+
+
+def statement_dropped(event: dict[str, Any]) -> None:
+    del event["data"]["signed"]
+
+
+def numbered_back(event: dict[str, Any]) -> None:
+    event["data"]["signed"]["n"] = 1
+
+
+FORGERIES: dict[str, tuple[Change, str]] = {
+    "its stand relabelled hit": (relabelled_hit, "signature_invalid"),
+    "its signed dropped": (statement_dropped, "signature_missing"),
+    "its n set back to 1": (numbered_back, "signature_replayed"),
+}

@@ -27,7 +27,7 @@ from tests.api.bots import (
     toto21_table,
 )
 from tests.api.conftest import Server
-from tests.api.relog import Change, Relog
+from tests.api.relog import FORGERIES, Change, Relog
 
 KVITLACH = {"bank_funding": 20, "ante": 0, "max_bet": 10}
 BUY_IN = {"buy_in": 100}
@@ -48,25 +48,6 @@ class Relogged(FairdealClient):
         if isinstance(reply, dict) and isinstance(reply.get("events"), list):
             reply["events"] = [self.relog.shown(item) for item in reply["events"]]
         return reply
-
-
-def _relabelled_hit(event: dict[str, Any]) -> None:
-    event["type"] = "hit"
-
-
-def _statement_dropped(event: dict[str, Any]) -> None:
-    del event["data"]["signed"]
-
-
-def _numbered_back(event: dict[str, Any]) -> None:
-    event["data"]["signed"]["n"] = 1
-
-
-FORGERIES: dict[str, tuple[Change, str]] = {
-    "its stand relabelled hit": (_relabelled_hit, "signature_invalid"),
-    "its signed dropped": (_statement_dropped, "signature_missing"),
-    "its n set back to 1": (_numbered_back, "signature_replayed"),
-}
 
 
 def _names(error: SeatStatementError, seat: int, seq: int, code: str) -> None:

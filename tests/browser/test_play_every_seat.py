@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
+from fairdeal.verifier.rules import _SEAT_SIGNATURES as SEAT_FINDINGS
 from tests.api.bots import await_toto21_move, head_seq, toto21_round_state, toto21_table
+from tests.api.relog import FORGERIES as SEAT_FORGERIES
 from tests.api.relog import Change, Relog
 from tests.browser.conftest import screenshot, serve_live, wait_for
 
@@ -49,23 +51,11 @@ class _Operator:
         return iter([data])
 
 
-def _relabelled_hit(event: dict[str, Any]) -> None:
-    event["type"] = "hit"
-
-
-def _statement_dropped(event: dict[str, Any]) -> None:
-    del event["data"]["signed"]
-
-
-def _numbered_back(event: dict[str, Any]) -> None:
-    event["data"]["signed"]["n"] = 1
-
-
+# Each forgery, and the finding code the page names it by, the verifier's for its refusal
+# (None: the log is honest).
 FORGERIES: dict[str, tuple[Change | None, str | None]] = {
     "honest": (None, None),
-    "stand relabelled hit": (_relabelled_hit, "sig.seat_bad"),
-    "signed dropped": (_statement_dropped, "sig.seat_missing"),
-    "n set back to 1": (_numbered_back, "sig.seat_replayed"),
+    **{name: (change, SEAT_FINDINGS[code]) for name, (change, code) in SEAT_FORGERIES.items()},
 }
 
 
