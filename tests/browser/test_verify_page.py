@@ -1,12 +1,15 @@
 """The verify page in headless Chromium: a clean bundle shows VALID and the round's story
 (the hands with their totals, who won what, cards, money); a tampered one shows INVALID and
 its finding's code. Against a live service on which real rounds were played: a round
-fetched by its id with this server's key, a Kvitlach round, a whole export dropped on
+checked by its id with no key given (Advanced folded: this server's key is used, with the
+warning that it proves less), the play page's link to a finished round (/verify?round=<id>),
+a Kvitlach round's funding and antes told apart from its bets, a whole export dropped on
 the page, and a filtered one, valid only as filtered. Screenshots are kept under the test's
 tmp dir (their paths are printed)."""
 
 import json
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -91,18 +94,20 @@ def _logged(server: Server, round_id: str) -> None:
         time.sleep(0.1)
 
 
-def _fetch_with_server_key(browser: Any, server: Server, round_id: str) -> str:
+def _check_by_id(browser: Any, server: Server, round_id: str) -> str:
+    """The round checked by its id as a newcomer does: typed, "Check this round", no key
+    given (this server's own is used and the page says it proves less)."""
     browser.get(server.url + "/verify")
+    assert browser.find_element("id", "advanced").get_attribute("open") is None
+    assert not browser.find_element("id", "key").is_displayed()  # folded under Advanced
     browser.find_element("id", "round-id").send_keys(round_id)
     browser.find_element("id", "fetch").click()
-    wait_for(browser, lambda d: "HTTP 200" in d.find_element("id", "status").text)
-    browser.find_element("id", "server-key").click()
-    wait_for(browser, lambda d: d.find_element("id", "key").get_attribute("value"))
-    assert browser.find_element("id", "key-warning").is_displayed()
-    browser.find_element("id", "verify").click()
-    return str(
-        wait_for(browser, lambda d: d.find_element("id", "result").get_attribute("data-verdict"))
+    verdict = wait_for(
+        browser, lambda d: d.find_element("id", "result").get_attribute("data-verdict")
     )
+    assert browser.find_element("id", "key").get_attribute("value") == ""
+    assert browser.find_element("id", "key-warning").is_displayed()
+    return str(verdict)
 
 
 def _hands(browser: Any) -> list[tuple[str, str, str]]:
@@ -119,9 +124,10 @@ def test_a_toto21_round_fetched_by_id_verifies_with_this_servers_key(
     game = bots.toto21_table(live_server.url, {"stake": 10})
     round_id, _ = bots.play_toto21_round(game, random.Random(3))
     _logged(live_server, round_id)
-    assert _fetch_with_server_key(browser, live_server, round_id) == "valid"
-    key = browser.find_element("id", "key").get_attribute("value")
-    assert key == raw(live_server.url, "GET", "/v1/keys").json["log"]["verifier_key"]
+    assert _check_by_id(browser, live_server, round_id) == "valid"
+    development = raw(live_server.url, "GET", "/v1/keys").json["development_key"]
+    warning = browser.find_element("id", "key-warning")
+    assert warning.get_attribute("data-development") == str(development).lower()
     hands = _hands(browser)
     assert sorted(h[0].split()[-1] for h in hands) == ["dealer", "player"]
     assert all(h[1].isdigit() for h in hands)
@@ -129,21 +135,72 @@ def test_a_toto21_round_fetched_by_id_verifies_with_this_servers_key(
     assert browser.find_element("id", "who-won").text.startswith("Who won what:")
     assert len(browser.find_elements("css selector", "#accounts tbody tr")) == 3  # pot, seats
     assert float(browser.find_element("id", "result").get_attribute("data-ms")) > 0
+    assert "--" not in browser.find_element("id", "story-logged").text
     screenshot(browser, tmp_path, "verify-live-toto21")
+    browser.execute_script("scrollTo(0, 0)")
+    screenshot(browser, tmp_path, "verify-live-toto21-top")
     assert_clean_console(browser)
 
 
-def test_a_kvitlach_round_fetched_by_id_tells_each_hand_and_the_bank(
+def test_the_play_pages_link_checks_a_finished_round_at_once(
     browser: Any, live_server: Server, tmp_path: Path
 ) -> None:
-    game = bots.kvitlach_table(live_server.url, 3, {"bank_funding": 100}, buy_in=200)
+    """A round over on the play page links to /verify?round=<id> (in a tab of its own), which
+    fetches that round and verifies it at once with this server's key."""
+    game = bots.toto21_table(live_server.url)
+    round_id, _ = bots.play_toto21_round(game, random.Random(5))
+    _logged(live_server, round_id)
+    browser.get(f"{live_server.url}/?table={game.table_id}")
+    wait_for(browser, lambda d: d.find_element("id", "watch").is_displayed())
+    browser.find_element("id", "watch").click()
+    link = wait_for(browser, lambda d: d.find_elements("link text", "Check this round"))[0]
+    assert link.get_attribute("href") == f"{live_server.url}/verify?round={round_id}"
+    screenshot(browser, tmp_path, "play-check-link")
+    link.click()
+    wait_for(browser, lambda d: len(d.window_handles) == 2)
+    browser.switch_to.window(browser.window_handles[-1])
+    verdict = wait_for(
+        browser, lambda d: d.find_element("id", "result").get_attribute("data-verdict")
+    )
+    assert verdict == "valid"
+    assert browser.find_element("id", "round-id").get_attribute("value") == round_id
+    assert browser.find_element("id", "key-warning").is_displayed()
+    assert len(_hands(browser)) == 2
+    screenshot(browser, tmp_path, "verify-by-link")
+    assert_clean_console(browser)
+
+
+def test_a_kvitlach_round_tells_the_funding_and_the_antes_apart_from_each_bet(
+    browser: Any, live_server: Server, tmp_path: Path
+) -> None:
+    """1-chip bets against a bank funded with 100, antes of 50: each hand's result is its bet,
+    the bank's is what the bets came to, and the funding and the antes are said apart."""
+    options = {"bank_funding": 100, "ante": 50, "max_bet": 1}
+    game = bots.kvitlach_table(live_server.url, 3, options, buy_in=200)
     round_id, _ = bots.play_kvitlach_round(game)
     _logged(live_server, round_id)
-    assert _fetch_with_server_key(browser, live_server, round_id) == "valid"
+    assert _check_by_id(browser, live_server, round_id) == "valid"
     hands = _hands(browser)
     assert [h[0].split()[-1] for h in hands] == ["banker", "player", "player"]
+    banker, *players = (int(h[0].split()[1]) for h in hands)
+    results = [h[2] for h in hands[1:]]
+    assert all(re.search(r"(wins|loses) its bet of 1$", r) for r in results), results
+    net = sum(-1 if "wins" in r else 1 for r in results)  # the bank's side of the bets
+    bank = {2: "the bank takes 2", 0: "the bank comes out even", -2: "the bank pays 2"}[net]
+    assert hands[0][2].endswith(bank), hands[0]
+    who_won = browser.find_element("id", "who-won").text
+    # Classic rules end the term when the banker's first card is a 4 or a 7: the bank (its
+    # funding, the antes and what the bets came to) goes back to the banker.
+    ended = "as the term ended" in who_won
+    paid = [f"seat {banker} funded the bank with 100"]
+    paid += [f"seat {banker} took back the bank's {200 + net} as the term ended"] if ended else []
+    paid += [f"seat {p} paid an ante of 50" for p in players]
+    assert f"Apart from the hands: {'; '.join(paid)}." in who_won, who_won
+    assert not re.search(r"\b(won|lost)\b", who_won.split(":", 1)[1]), who_won  # no net sums
     accounts = [r.text for r in browser.find_elements("css selector", "#accounts tbody tr")]
-    assert any(a.startswith("bank ") for a in accounts), accounts
+    change = 100 + net if ended else -100  # the accounts' changes count it all
+    assert f"seat:{banker} 200 {200 + change} {change:+}" in accounts, accounts
+    browser.execute_script("document.getElementById('who-won').scrollIntoView()")
     screenshot(browser, tmp_path, "verify-live-kvitlach")
     assert_clean_console(browser)
 
@@ -169,7 +226,6 @@ def test_an_export_dropped_on_the_page_is_valid_and_an_edited_one_is_not(
     _logged(live_server, rounds[-1])
     export = raw(live_server.url, "GET", "/v1/export", token=OPERATOR_TOKEN).text
     assert len(export.splitlines()) >= 2
-    key = raw(live_server.url, "GET", "/v1/keys").json["log"]["verifier_key"]
     edited = export.replace('"type":"round_won"', '"type":"round_lost"', 1)
     assert edited != export
     for text, verdict, shot in (
@@ -177,10 +233,7 @@ def test_an_export_dropped_on_the_page_is_valid_and_an_edited_one_is_not(
         (edited, "invalid", "verify-export-invalid"),
     ):
         browser.get(live_server.url + "/verify")
-        _drop(browser, "export.jsonl", text)
-        wait_for(browser, lambda d: "export.jsonl" in d.find_element("id", "status").text)
-        browser.execute_script("document.getElementById('key').value = arguments[0]", key)
-        browser.find_element("id", "verify").click()
+        _drop(browser, "export.jsonl", text)  # checked at once, with this server's key
         got = wait_for(
             browser, lambda d: d.find_element("id", "result").get_attribute("data-verdict")
         )

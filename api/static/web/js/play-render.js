@@ -172,6 +172,7 @@ export function renderView(reply) {
     scores: toto ? totoScores(view, seat) : kvScores(view, seat),
     felt: toto ? totoFelt(view, seat) : kvFelt(view, seat),
     status: toto ? totoStatus(view, seat) : kvStatus(view, seat),
+    checkable: view.round?.revealed ? view.round.id : null, // a round over: the verify page checks it
   };
 }
 

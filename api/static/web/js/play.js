@@ -13,7 +13,7 @@ const POLL_MS = 1000;
 // so that a reload can say the seat is lost. Never the key (it cannot leave) nor the token.
 const HELD = "fairdeal.held-seat";
 const $ = (id) => document.getElementById(id);
-const state = { keySet: null, seat: null, chain: null, tableId: null, reply: null, failed: false, busy: Promise.resolve(), timer: null };
+const state = { keySet: null, seat: null, chain: null, tableId: null, reply: null, said: null, failed: false, busy: Promise.resolve(), timer: null };
 
 // One thing at a time: a poll and a click never interleave on the chain.
 function serially(task) {
@@ -218,11 +218,17 @@ async function seeds(reply) {
 }
 
 function draw(reply) {
-  const { scores, felt, status } = renderView(reply);
+  const { scores, felt, status, checkable } = renderView(reply);
   $("game-name").textContent = reply.game === "toto21" ? "Toto21" : `Kvitlach (${reply.view.options.rule_set})`;
   $("scores").replaceChildren(...scores);
   $("felt").replaceChildren(...felt);
-  $("status").textContent = status;
+  // Drawn again only when it changes, as the moves are, so that its link takes a click.
+  if (state.said !== `${status}\n${checkable}`) {
+    state.said = `${status}\n${checkable}`;
+    // A tab of its own: leaving this page would lose the seat.
+    const check = checkable && h("a", { href: `/verify?round=${encodeURIComponent(checkable)}`, target: "_blank", rel: "noopener" }, "Check this round");
+    $("status").replaceChildren(status, ...(check ? [" ", check] : []));
+  }
   // The moves are drawn again only when they change, so a button never moves under a click.
   const canOpen = Boolean(state.seat) && mayOpenRound(reply);
   const moves = JSON.stringify([reply.view.round?.id, reply.legal_actions, canOpen, Boolean(state.seat)]);

@@ -1,6 +1,8 @@
-// The verify page: read a bundle or export, pin a key, verify in this browser with the
-// fairdeal module (with the witnesses given, SPEC 7 step 18), show the verdict, every
-// finding, and the round's story with when it was logged.
+// The verify page: a round of this server by its id (also as /verify?round=<id>), or a
+// bundle or export dropped, chosen or pasted, verified in this browser with the fairdeal
+// module: by default with this server's key, else with the key and witnesses given under
+// Advanced (SPEC 7 step 18). Shows the verdict, every finding, and the round's story with
+// when it was logged.
 
 import { explain, importOperatorKey, verifyText, whoWon } from "./fairdeal/index.js";
 import { cardSvg, isCardCode } from "./cards.js";
@@ -12,73 +14,159 @@ const el = (tag, attrs = {}, ...children) => {
   node.append(...children);
   return node;
 };
-let text = "";
+let text = ""; // a pasted text, or a file's bytes: read as fairdeal-verify reads them (SPEC 7 step 0)
+let keyFilled = null; // this server's key as "Fill in this server's key" put it in #key, until edited
+let latest = 0; // the latest check's number: an earlier one still running shows nothing
 
-function setText(value, source) {
-  text = value;
-  $("status").textContent = `${source}: ${value.length.toLocaleString()} characters read`;
-}
-
-$("file").addEventListener("change", async (e) => setText(await e.target.files[0].text(), e.target.files[0].name));
-$("paste").addEventListener("input", (e) => setText(e.target.value, "pasted"));
+const bytesOf = async (body) => new Uint8Array(await body.arrayBuffer());
+const checkFile = async (file) => {
+  text = await bytesOf(file);
+  run(text, $("status"), file.name);
+};
+$("file").addEventListener("change", (e) => checkFile(e.target.files[0]));
+$("paste").addEventListener("input", (e) => {
+  text = e.target.value;
+  $("status").textContent = "";
+});
 const drop = $("drop");
 drop.addEventListener("dragover", (e) => {
   e.preventDefault();
   drop.classList.add("over");
 });
 drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-drop.addEventListener("drop", async (e) => {
+drop.addEventListener("drop", (e) => {
   e.preventDefault();
   drop.classList.remove("over");
   const file = e.dataTransfer.files[0];
-  if (file) setText(await file.text(), file.name);
+  if (file) checkFile(file);
 });
-$("fetch").addEventListener("click", async () => {
-  const id = $("round-id").value.trim();
-  if (!id) return;
-  const response = await fetch(`/v1/rounds/${encodeURIComponent(id)}/bundle`);
-  setText(await response.text(), `round ${id} (HTTP ${response.status})`);
-  if (response.status === 404) $("status").textContent = `This server has no finished round ${id}: check the round id.`;
+$("fetch").addEventListener("click", checkRound);
+$("round-id").addEventListener("keydown", (e) => e.key === "Enter" && checkRound());
+$("verify").addEventListener("click", () => {
+  const input = text || $("paste").value;
+  if (input.length) run(input, $("status"));
+  else $("status").textContent = "Drop, choose or paste a round first (or give its id above).";
 });
-// GET /v1/keys: {"keys": [{key_id, public_key_pem, current}], "log": {origin, verifier_key},
-// "development_key"}. The log's verifier key opens its checkpoints under its own name.
 $("server-key").addEventListener("click", async () => {
-  const body = await (await fetch("/v1/keys")).json();
-  const current = body.keys?.find((k) => k.current) ?? body.keys?.[0];
-  $("key").value = body.log?.verifier_key ?? current?.public_key_pem ?? "";
-  $("key-warning").hidden = false;
-  $("key-warning").dataset.development = String(Boolean(body.development_key));
+  try {
+    keyFilled = await serverKey();
+    $("key").value = keyFilled.key;
+    $("key-status").textContent = "This server's key: compare it with the operator's published one.";
+  } catch (e) {
+    $("key-status").textContent = e.message;
+  }
 });
-$("verify").addEventListener("click", run);
+$("key").addEventListener("input", () => {
+  keyFilled = null;
+  $("key-status").textContent = "";
+});
 
-async function run() {
+const asked = new URLSearchParams(location.search).get("round");
+if (asked) {
+  $("round-id").value = asked;
+  checkRound();
+}
+
+/** The round whose id is typed, fetched from this server and checked at once; what went
+ * wrong, in words, beside the round-id box. */
+async function checkRound() {
+  const id = $("round-id").value.trim();
+  const note = $("fetch-status");
+  if (!id) {
+    note.textContent = "Type the round's id first: the play page shows it, and links here once a round is over.";
+    return;
+  }
+  const mine = ++latest;
+  clearResult();
+  note.textContent = `Fetching round ${id}…`;
+  const response = await fetch(`/v1/rounds/${encodeURIComponent(id)}/bundle`).catch(() => null);
+  const problem = response?.ok ? null : await fetchProblem(id, response);
+  if (mine !== latest) return;
+  if (problem) {
+    note.textContent = problem;
+    return;
+  }
+  await run(await bytesOf(response), note, `round ${id}`, mine);
+}
+
+async function fetchProblem(id, response) {
+  if (!response) return "This server could not be reached: check your connection, then try again.";
+  if (response.status === 404) return `This server has no round ${id}: check the round id.`;
+  const error = (await response.json().catch(() => null))?.error;
+  if (error?.code === "round_not_finished") return `Round ${id} is not over yet: it can be checked once it is over.`;
+  return `This server could not give round ${id}${error?.message ? ` (${error.message})` : ""}: try again later.`;
+}
+
+/** GET /v1/keys: {"keys": [{key_id, public_key_pem, current}], "log": {origin, verifier_key},
+ * "development_key"}. The log's verifier key opens its checkpoints under its own name. */
+async function serverKey() {
+  const response = await fetch("/v1/keys").catch(() => null);
+  if (!response?.ok) throw new Error("This server's key could not be fetched: give the operator's key under Advanced, or try again.");
+  const body = await response.json();
+  const current = body.keys?.find((k) => k.current) ?? body.keys?.[0];
+  return { key: body.log?.verifier_key ?? current?.public_key_pem ?? "", development: Boolean(body.development_key) };
+}
+
+/** This server's key ({key, development}) when it is the one to check with: no key given
+ * under Advanced, or the one "Fill in this server's key" put there. */
+async function serverKeyUsed() {
+  const given = $("key").value.trim();
+  if (given) return keyFilled?.key === given ? keyFilled : null;
+  return serverKey();
+}
+
+/** Checks ``input``, saying how it goes in ``note`` (the status beside what was given). */
+async function run(input, note, name = "", mine = ++latest) {
   const started = performance.now();
-  $("status").textContent = "verifying…";
-  delete $("result").dataset.ms;
+  clearResult();
+  note.textContent = `Checking${name ? ` ${name}` : ""}…`;
+  let server;
+  try {
+    server = await serverKeyUsed();
+  } catch (e) {
+    if (mine === latest) note.textContent = e.message;
+    return;
+  }
   let keys;
   try {
-    keys = await importOperatorKey($("key").value);
+    keys = await importOperatorKey(server?.key ?? $("key").value);
   } catch (e) {
-    return show({ verdict: "unusable", findings: [{ code: e.code ?? "input.wrong_format", reason: e.message }] });
+    if (mine !== latest) return;
+    note.textContent = "";
+    return show({ verdict: "unusable", findings: [{ code: e.code ?? "input.wrong_format", reason: e.message }] }, null);
   }
   const witnesses = $("witnesses").value.split("\n").map((line) => line.trim()).filter(Boolean);
   const quorum = $("quorum").value.trim() === "" ? null : Number($("quorum").value);
   let result;
   try {
-    result = await verifyText(text || $("paste").value, { keys, partial: $("partial").checked, witnesses, quorum });
+    result = await verifyText(input, { keys, partial: $("partial").checked, witnesses, quorum });
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
-    $("status").textContent = e.message; // a quorum out of 1 to the witnesses given
+    result = e; // a quorum out of 1 to the witnesses given
+  }
+  if (mine !== latest) return;
+  note.textContent = name && !(result instanceof RangeError) ? `Checked ${name}: the result is below.` : "";
+  if (result instanceof RangeError) {
+    $("advanced").open = true;
+    $("quorum-status").textContent = `${result.message[0].toUpperCase()}${result.message.slice(1)}.`;
     return;
   }
-  show(result);
+  show(result, server, witnesses.length > 0);
   $("result").dataset.ms = (performance.now() - started).toFixed(2); // read by bench/browser.py
+}
+
+function clearResult() {
+  $("result").hidden = true;
+  $("story").hidden = true;
+  $("quorum-status").textContent = "";
+  delete $("result").dataset.ms;
 }
 
 // What the page says for each verdict: unusable is "can't check", never a verdict of fraud.
 const HEADLINES = { valid: "VALID", invalid: "INVALID", unusable: "CAN'T CHECK" };
 
-function show(result) {
+/** The verdict; ``server``: this server's key when it was the one used (the warning shown). */
+function show(result, server, witnessed = false) {
   const box = $("result");
   box.hidden = false;
   box.dataset.verdict = result.verdict;
@@ -90,11 +178,13 @@ function show(result) {
       el("li", { class: "finding" }, el("code", {}, f.code), " ", el("span", { class: "where" }, where(f)), " ", f.reason),
     ),
   );
-  $("status").textContent = "";
+  $("key-warning").hidden = !server;
+  $("key-warning").dataset.development = String(Boolean(server?.development));
+  $("key-development").hidden = !server?.development;
   // The story is told as proven only under VALID; under INVALID it is what the operator
   // claims, marked so; a bundle the page could not check has none.
   const bundle = result.bundles?.length === 1 && result.verdict !== "unusable" ? result.bundles[0] : null;
-  renderStory(bundle ? explain(bundle.story) : null, result.verdict === "valid");
+  renderStory(bundle ? explain(bundle.story) : null, result.verdict === "valid", witnessed);
   box.scrollIntoView({ block: "start" });
 }
 
@@ -115,7 +205,7 @@ function summaryOf(result) {
 
 const where = (f) => [f.table, f.round, f.seq === null || f.seq === undefined ? null : `seq ${f.seq}`].filter(Boolean).join(" · ");
 
-function renderStory(story, proven) {
+function renderStory(story, proven, witnessed) {
   $("story").hidden = !story;
   if (!story) return;
   $("story").classList.toggle("unverified", !proven);
@@ -128,7 +218,9 @@ function renderStory(story, proven) {
     ["server seed", story.serverSeed],
   ];
   $("story-facts").replaceChildren(...facts.filter(([, v]) => v).flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, el("code", {}, v))]));
-  $("story-logged").textContent = story.logged;
+  $("story-logged").textContent = witnessed
+    ? story.logged
+    : "Its times are the operator's own claims: no witness's key was given (under Advanced) to vouch for when it was logged.";
   renderHands(story);
   $("cards").replaceChildren(
     ...story.cards.map((c) => {
@@ -153,11 +245,19 @@ function renderStory(story, proven) {
   );
 }
 
-/** Each hand beside its cards: the seat, its role, the total the rules give it, its result. */
+/** Each hand beside its cards: the seat, its role, the total the rules give it, its result;
+ * above them, every hand's result and, apart, the money paid that no hand decided (a bank's
+ * funding, an ante: ``besides``), which the accounts' changes count with the results. */
 function renderHands(story) {
-  const winners = story.hands.filter((h) => /^(wins|21|framed)/.test(h.result)).map((h) => `seat ${h.seat} ${h.result}`);
-  const money = story.accounts.length ? `money over the round: ${whoWon(story.accounts)}` : "";
-  $("who-won").textContent = `Who won what: ${[winners.join("; ") || "no hand won", money].filter(Boolean).join(" — ")}.`;
+  const results = story.hands.map((h) => `seat ${h.seat}${h.role === "player" ? "" : ` (${h.role})`} ${h.result}`);
+  const besides = story.hands.flatMap((h) => h.besides.map((said) => `seat ${h.seat} ${said}`));
+  let apart = null;
+  if (besides.length) apart = `Apart from the hands: ${besides.join("; ")}.`;
+  else if (story.accounts.length) apart = `Money over the round: ${whoWon(story.accounts)}.`;
+  $("who-won").replaceChildren(
+    `Who won what: ${results.join("; ") || "no hand was played"}.`,
+    ...(apart ? [el("span", { class: "apart" }, apart)] : []),
+  );
   $("hands").replaceChildren(
     ...story.hands.map((h) =>
       el(
