@@ -62,6 +62,16 @@ def _buttons(driver: Any) -> dict[str, Any]:
     return {b.get_attribute("data-action"): b for b in found}
 
 
+def _click(driver: Any, kind: str) -> bool:
+    """Click the button of ``kind`` once it is there: the page draws its buttons again every
+    second, so the one just chosen may be gone for a moment (or stale) when it is clicked."""
+    button = _buttons(driver).get(kind)
+    if button is None:
+        return False
+    button.click()
+    return True
+
+
 def _checked(driver: Any) -> int:
     return int(driver.find_element(By.ID, "receipt-count").text)
 
@@ -104,7 +114,7 @@ def _play(
         if driver is None:
             break
         before = _checked(driver)
-        _buttons(driver)[kind].click()
+        wait_for(driver, lambda d, k=kind: _click(d, k))
         wait_for(driver, lambda d, b=before: _checked(d) > b)
         clicked(driver, kind)
         clicks += 1
@@ -168,7 +178,7 @@ def test_toto21_a_joiner_turned_away_then_a_match_with_blind_cards_to_its_end(
     _join(turned_away, live_server, table_id)
     wait_for(a, lambda d: {"joiner_accepted", "joiner_rejected"} <= set(_buttons(d)))
     screenshot(a, tmp_path, "toto21-deciding")
-    _buttons(a)["joiner_rejected"].click()
+    wait_for(a, lambda d: _click(d, "joiner_rejected"))
     notice = wait_for(
         turned_away,
         lambda d: (
@@ -274,7 +284,7 @@ def test_a_receipt_with_one_signature_byte_altered_fails_loudly(
         table_id = _create(a, "kvitlach", rule_set="pressburg", buy_in="300")
         _join(b, server, table_id)
         wait_for(a, lambda d: "open_round" in _buttons(d))
-        _buttons(a)["open_round"].click()
+        wait_for(a, lambda d: _click(d, "open_round"))
         banner = wait_for(
             a,
             lambda d: (
@@ -306,9 +316,9 @@ def test_a_seat_that_does_not_move_is_timed_out_by_the_server_and_both_pages_sho
         table_id = _create(a, "toto21", target="2", move_seconds="5", seed_seconds="5")
         _join(b, server, table_id)
         wait_for(a, lambda d: "joiner_accepted" in _buttons(d))
-        _buttons(a)["joiner_accepted"].click()
+        wait_for(a, lambda d: _click(d, "joiner_accepted"))
         wait_for(a, lambda d: "open_round" in _buttons(d))
-        _buttons(a)["open_round"].click()
+        wait_for(a, lambda d: _click(d, "open_round"))
         for driver in (a, b):  # the round is dealt; nobody moves
             wait_for(driver, lambda d: "Move due" in d.find_element(By.ID, "timers").text)
         before = {id(d): _checked(d) for d in (a, b)}
@@ -360,7 +370,7 @@ def _reload_and_watch(live_server: Server, a: Any, b: Any, tmp_path: Path) -> No
     assert not _buttons(a)
     # Seat 1 deals; seat 0's seat, lost, never commits a seed: the round goes on without it.
     wait_for(b, lambda d: "open_round" in _buttons(d))
-    _buttons(b)["open_round"].click()
+    wait_for(b, lambda d: _click(d, "open_round"))
     note = wait_for(a, _timeout_note, 20)
     assert note.get_attribute("data-type") == "seed_timeout" and "seat 0" in note.text
     wait_for(a, lambda d: _checked(d) == _head(live_server, table_id) + 1)

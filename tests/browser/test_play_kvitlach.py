@@ -31,6 +31,7 @@ from tests.browser.conftest import assert_clean_console, screenshot, serve_live,
 from tests.browser.test_play import (
     _buttons,
     _checked,
+    _click,
     _create,
     _get,
     _head,
@@ -120,7 +121,7 @@ class KvTable:
         driver = self.browsers[seat]
         self.shot(driver, kind)
         before = _checked(driver)
-        _buttons(driver)[kind].click()
+        wait_for(driver, lambda d, k=kind: _click(d, k))
         wait_for(driver, lambda d: _checked(d) > before)
         self.used.add(kind)
 
