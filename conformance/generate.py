@@ -16,6 +16,7 @@ raise; the generator refuses to write a case whose report does not hold that pro
 """
 
 import argparse
+import base64
 import contextlib
 import copy
 import io
@@ -29,6 +30,7 @@ from typing import Any, NamedTuple
 from fairdeal.keys import public_key_pem
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
 from fairdeal.verifier import cli
+from fairdeal.verifier.inputs import LIMITS
 from tests.js.test_parity import SHOWDOWN_ATTACKS, _first_bundle, _move_deadline
 from tests.js.test_parity_exports import _garbled, _history_rewritten, _swapped
 from tests.js.test_parity_witnesses import _alice_flipped
@@ -54,6 +56,8 @@ OTHER = "keys/other.pem"
 NOT_A_KEY = "keys/not-a-key.txt"
 WITNESSES = ("keys/witness-alice.vkey", "keys/witness-bob.vkey")
 EXPORT = "exports/export-whole.jsonl"  # the small log's whole export (_exports)
+MISSING = "inputs/missing.json"  # named by cases, never written: input.unreadable
+MAX_KEYS = LIMITS.max_keys  # --key files, and --witness files, one verification takes
 
 
 @dataclass(frozen=True)
@@ -259,6 +263,10 @@ def _unknown_game(events: Events) -> None:
     events[0]["data"]["game"] = "baccarat"
 
 
+def _game_a_list(events: Events) -> None:
+    events[0]["data"]["game"] = []
+
+
 def _round_without_commitment(events: Events) -> None:
     del events[corpus.index_of(events, "round_opened", 0)]["data"]["commitment"]
 
@@ -290,6 +298,12 @@ _RULES: dict[str, tuple[str, Callable[[Events], None], str, str]] = {
         _unknown_game,
         "rules.unknown_game",
         "a table of a game the verifier does not know: nothing can be judged (the operator)",
+    ),
+    "rules-crashed-game-a-list": (
+        "t21.1",
+        _game_a_list,
+        "rules.crashed",
+        "toto21: table_created's game a list, which the rules cannot look up (the operator)",
     ),
     "schema-data-round-without-commitment": (
         "t21.2",
@@ -420,6 +434,222 @@ def _forged_seats(suite: Suite, v2: helpers.Log) -> None:
         suite.case(id_, what, suite.bundle(id_, forged), *codes)
 
 
+def _void_without_reason(events: Events) -> None:
+    events[corpus.index_of(events, "round_voided", 0)]["data"]["reason"] = " "
+
+
+def _reveal_logged_twice(events: Events) -> None:
+    """The first round's reveal logged again right after it: an event naming a revealed
+    round."""
+    reveal = next(i for i, e in enumerate(events) if e["type"] == "round_revealed")
+    events.insert(reveal + 1, copy.deepcopy(events[reveal]))
+    _renumbered(events)
+
+
+def _forged_rounds(suite: Suite, v1: Version1, v2: helpers.Log) -> None:
+    """Step 14 on rounds the operator re-signs and re-logs."""
+    voided = _bundle_of(v2, "v2t21.2", bounded=True)
+    id_ = "rules-void-reason-blank"
+    what = "version 2, toto21: a voided round's reason re-stated as blank (the operator)"
+    bundle = corpus.operator(voided, _void_without_reason)
+    suite.case(id_, what, suite.bundle(id_, bundle), "round.void_reason")
+    id_ = "rules-event-after-the-reveal"
+    what = "kvitlach, from seq 0: round 1's reveal logged twice, naming it after its reveal"
+    bundle = corpus.operator(_bundle_of(v1.log, "kv.2"), _reveal_logged_twice)
+    suite.case(id_, what, suite.bundle(id_, bundle), "round.after_reveal")
+
+
+def _without_game(events: Events) -> None:
+    del events[0]["data"]["game"]
+
+
+def _decks_null(events: Events) -> None:
+    events[0]["data"]["options"]["decks"] = None
+
+
+def _joined_balances_null(events: Events) -> None:
+    events[corpus.index_of(events, "seat_joined", 0)]["data"]["balances"] = None
+
+
+def _in_place_of(type_: str, member: str, was: Any, now: Any) -> Callable[[Events], None]:
+    """The round's first ``type_`` stating ``now`` where it stated ``was`` (Python: equal)."""
+
+    def change(events: Events) -> None:
+        data = events[corpus.index_of(events, type_, 0)]["data"]
+        assert data[member] == [was], data
+        data[member] = [now]
+
+    return change
+
+
+def _void_reason(reason: str) -> Callable[[Events], None]:
+    def change(events: Events) -> None:
+        events[corpus.index_of(events, "round_voided", 0)]["data"]["reason"] = reason
+
+    return change
+
+
+def _settled(events: Events) -> dict[str, Any]:
+    return next(e["data"] for e in reversed(events) if e["data"].get("transfers"))
+
+
+def _paid_by_proto(events: Events) -> None:
+    _settled(events)["transfers"].append({"from": "__proto__", "to": "bank", "amount": 1})
+
+
+def _paid_to_proto(events: Events) -> None:
+    data = _settled(events)
+    data["transfers"].append({"from": "bank", "to": "__proto__", "amount": 1})
+    data["balances"]["bank"] -= 1
+    data["balances"]["__proto__"] = 1
+
+
+def _accounts_past_2_53(events: Events) -> None:
+    """Two accounts of 2^53 - 1 stated from the table_state on (conserved), then the
+    round's last balances 1 over for the bank: their sums differ by 1 past 2^53."""
+    stated = [e["data"]["balances"] for e in events if isinstance(e["data"].get("balances"), dict)]
+    for balances in stated:
+        balances.update({"x": 2**53 - 1, "y": 2**53 - 1})
+    stated[-1]["bank"] += 1
+
+
+# Where the browser module once answered otherwise than fairdeal-verify (its port of Python's
+# dict.get, ==, str.strip, exact integers and objects keyed by any name), found by
+# tests/js/test_differential.py: (the log, the round, from its table_state, the operator's
+# change, the codes, what it is).
+_PORT: dict[str, tuple[str, str, bool, Callable[[Events], None], tuple[str, ...], str]] = {
+    "rules-table-created-without-game": (
+        "v1",
+        "t21.1",
+        False,
+        _without_game,
+        ("rules.unknown_game", "deck.rules"),
+        "toto21: table_created without its game member (the operator)",
+    ),
+    "rules-options-decks-null": (
+        "v1",
+        "kv.1",
+        False,
+        _decks_null,
+        ("rules.invalid_options", "deck.rules"),
+        "kvitlach: table_created's decks option null: no deck for those rules (the operator)",
+    ),
+    "money-joined-balances-null": (
+        "v1",
+        "t21.1",
+        False,
+        _joined_balances_null,
+        ("rules.illegal_action",),
+        "toto21: a seat_joined's balances null, none stated: the rules refuse it (the operator)",
+    ),
+    "rules-seed-timeout-seats-true": (
+        "v2",
+        "v2kp.1",
+        False,
+        _in_place_of("seed_timeout", "seats", 1, True),
+        ("rules.mismatch",),
+        "version 2, kvitlach: a seed_timeout naming seat true for 1, equal to the verifier's "
+        "own, unequal to the rules' (the operator)",
+    ),
+    "rules-void-seats-false": (
+        "v2",
+        "v2t21.2",
+        True,
+        _in_place_of("round_voided", "seats", 0, False),
+        ("sig.seat_bad",),
+        "version 2, toto21: a withheld reveal's void naming seat false for 0 (the operator)",
+    ),
+    "rules-void-reason-separator": (
+        "v2",
+        "v2t21.2",
+        True,
+        _void_reason("\x1c"),
+        ("round.void_reason", "seed.withheld"),
+        "version 2, toto21: a void's reason U+001C, blank as Python strips it (the operator)",
+    ),
+    "rules-void-reason-byte-order-mark": (
+        "v2",
+        "v2t21.2",
+        True,
+        _void_reason("\ufeff"),
+        ("seed.withheld",),
+        "version 2, toto21: a void's reason U+FEFF, not blank as Python strips it (the operator)",
+    ),
+    "money-transfer-from-proto": (
+        "v1",
+        "kv.2",
+        True,
+        _paid_by_proto,
+        ("money.transfer", "money.balances"),
+        "kvitlach: a settlement's transfer from an account named __proto__ (the operator)",
+    ),
+    "money-transfer-to-proto": (
+        "v1",
+        "kv.2",
+        True,
+        _paid_to_proto,
+        ("rules.mismatch",),
+        "kvitlach: a settlement pays 1 to an account named __proto__, its balances restated "
+        "(the operator)",
+    ),
+    "money-sums-past-2-53": (
+        "v1",
+        "kv.2",
+        True,
+        _accounts_past_2_53,
+        ("money.balances", "money.not_conserved"),
+        "kvitlach: accounts of 2^53 - 1 from the table_state on, the last balances 1 over: "
+        "not conserved, in exact integers (the operator)",
+    ),
+}
+
+
+def _port_slips(suite: Suite, v1: Version1, v2: helpers.Log) -> None:
+    logs = {"v1": v1.log, "v2": v2}
+    for id_, (log, round_id, bounded, change, codes, what) in _PORT.items():
+        bundle = corpus.operator(_bundle_of(logs[log], round_id, bounded), change)
+        suite.case(id_, what, suite.bundle(id_, bundle), *codes)
+    bundle = _bundle_of(v1.log, "t21.2", bounded=True)
+    alone = corpus.relogged(bundle, bundle["events"])  # leaf 0 of a log of 1
+    alone["log"]["leaf_index"] = -1
+    id_ = "bundle-leaf-index-negative"
+    what = "toto21: the operator's bundle, leaf 0 of a log of 1 it signs, stating leaf_index -1"
+    suite.case(id_, what, suite.bundle(id_, alone), "log.inclusion")
+    # The log member is not signed: anyone may edit it. An empty origin names no log (the
+    # checkpoint's own name is used); a blank one is no key name. A signature line by an
+    # unknown key is ignored, unless its name is no key name (Python's whitespace, U+0085;
+    # U+007F is not).
+    edits: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
+        "bundle-log-origin-empty": ("origin", "", "its log's origin empty", ()),
+        "bundle-log-origin-blank": ("origin", " ", "its log's origin a space", _MALFORMED),
+        "checkpoint-signature-name-nel": (
+            "checkpoint",
+            _signed_by_another("a\x85b", bundle["log"]["checkpoint"]),
+            "its checkpoint with a signature line more, by a name holding U+0085",
+            _MALFORMED,
+        ),
+        "checkpoint-signature-name-del": (
+            "checkpoint",
+            _signed_by_another("a\x7fb", bundle["log"]["checkpoint"]),
+            "its checkpoint with a signature line more, by a name holding U+007F",
+            (),
+        ),
+    }
+    for id_, (member, value, what, codes) in edits.items():
+        edited = {**bundle, "log": {**bundle["log"], member: value}}
+        suite.case(id_, f"toto21: {what}", suite.bundle(id_, edited), *codes)
+
+
+_MALFORMED = ("checkpoint.malformed",)
+
+
+def _signed_by_another(name: str, note: str) -> str:
+    """``note`` with one more signature line, by a key of that name the verifier does not
+    know (a key ID and 64 bytes)."""
+    blob = base64.b64encode(bytes(range(4 + 64))).decode()
+    return f"{note}\u2014 {name} {blob}\n"
+
+
 # -- exports ------------------------------------------------------------------------------
 
 
@@ -508,6 +738,11 @@ def _exports(suite: Suite, logs: Logs, v2: helpers.Log) -> None:
     text = helpers.export_text(bounded)
     garbled = suite.put("exports/export-line-garbled.jsonl", _garbled(text, 1))
     suite.case("export-line-garbled", "line 2 cut short", garbled, "input.malformed_json")
+    lines = text.encode().splitlines(keepends=True)
+    lines[1] = lines[1].replace(b'"round_id": "', b'"round_id": "\xff', 1)
+    path = suite.put("exports/export-line-not-utf8.jsonl", b"".join(lines))
+    what = "a byte that is not UTF-8 in line 2: that line alone is unusable, the others checked"
+    suite.case("export-line-not-utf8", what, path, "input.malformed_json")
     spaced = text.replace("\n", "\r\n\n \n")
     path = suite.put("exports/export-blank-lines-crlf.jsonl", spaced)
     suite.case("export-blank-lines-crlf", "the whole export, CRLF and blank lines", path)
@@ -863,6 +1098,27 @@ def _step_zero(suite: Suite, pins: Pins) -> None:
     suite.case("key-not-a-key", what, bundle, "input.wrong_format", keys=(NOT_A_KEY,))
     what = "two keys given, the operator's among them"
     suite.case("key-two-given", what, bundle, keys=(OTHER, PEM))
+    bom = suite.put("keys/operator-byte-order-mark.pem", b"\xef\xbb\xbf" + helpers.PEM.encode())
+    what = "the operator's key in a file that starts with a byte order mark"
+    suite.case("key-file-byte-order-mark", what, bundle, "input.malformed_json", keys=(bom,))
+    witness = b"\xef\xbb\xbf" + suite.files[WITNESSES[0]]
+    bom = suite.put("keys/witness-alice-byte-order-mark.vkey", witness)
+    what = "a witness's key in a file that starts with a byte order mark"
+    suite.case(
+        "witness-file-byte-order-mark", what, bundle, "input.malformed_json", witnesses=(bom,)
+    )
+    what = "the operator's key given 65 times: more keys than a verifier takes"
+    suite.case("key-too-many", what, bundle, "input.too_large", keys=(PEM,) * (MAX_KEYS + 1))
+    what = "a witness's key given 65 times: more witnesses than a verifier takes"
+    witnesses = (WITNESSES[0],) * (MAX_KEYS + 1)
+    suite.case("witness-too-many", what, bundle, "input.too_large", witnesses=witnesses)
+    # Files the manifest names that do not exist (none is written): README.md, "Running it".
+    what = "an input file that does not exist"
+    suite.case("input-file-missing", what, MISSING, "input.unreadable")
+    what = "a --key file that does not exist"
+    suite.case("key-file-missing", what, bundle, "input.unreadable", keys=(MISSING,))
+    what = "a --checkpoint file that does not exist"
+    suite.case("checkpoint-file-missing", what, EXPORT, "input.unreadable", checkpoint=MISSING)
 
 
 # -- the folder -------------------------------------------------------------------------------
@@ -878,6 +1134,8 @@ def build() -> Suite:
     v2 = _version_2()
     _clean_version_2(suite, v2)
     _forged_seats(suite, v2)
+    _forged_rounds(suite, v1, v2)
+    _port_slips(suite, v1, v2)
     logs = Logs.make(v1)
     _exports(suite, logs, v2)
     pins = Pins.make(suite, logs)

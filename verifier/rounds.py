@@ -308,7 +308,12 @@ class RoundChecker:
         position, face = data.get("position"), data.get("face")
         members = {"position", "seat", "face", _FACES.get(str(face), "card")}
         seat = data.get("seat")
-        if face not in _FACES or set(data) != members or type(position) is not int:
+        if (
+            not isinstance(face, str)
+            or face not in _FACES
+            or set(data) != members
+            or type(position) is not int
+        ):
             self._find(
                 "schema.data", event, "card_dealt needs position, seat, face, card|commitment"
             )
@@ -338,6 +343,9 @@ class RoundChecker:
         position, card, salt = shown["position"], shown["card"], shown["salt"]
         if type(position) is not int or not 0 <= position < current.next_position:
             self._find("card.shown", event, f"shows position {position!r}, never dealt")
+            return
+        if position >= len(current.deck):  # dealt past the deck's end: card.position's
+            self._find("card.shown", event, f"shows position {position}, past the deck's end")
             return
         expected_salt = _salt(current, position).hex()
         if card != current.deck[position] or not _same_text(salt, expected_salt):

@@ -1,9 +1,9 @@
 """The conformance suite (conformance/) in headless Chromium: the operator's three re-logged
 forgeries of a keyed seat's moves through the /verify page as a player uses it (pasted,
 the key pasted, the button clicked), each INVALID with its code and its story marked
-unverified; a key that signed nothing and a mistyped round id as CAN'T CHECK in plain words,
-with no story; and every case of the suite through the page's own module, in the page,
-with the manifest's verdict and codes."""
+unverified; a key that signed nothing as CAN'T CHECK in plain words, with no story; a
+mistyped round id said in words beside its box, with no verdict; and every case of the
+suite through the page's own module, in the page, with the manifest's verdict and codes."""
 
 import json
 from pathlib import Path
@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bench.transport import raw
 from tests.api.conftest import Server
 from tests.browser.conftest import assert_clean_console, screenshot, wait_for
 from tests.browser.test_verify_page import _verify
@@ -55,31 +56,42 @@ def test_a_key_that_signed_nothing_is_cant_check_in_plain_words(
     screenshot(browser, tmp_path, "cant-check-key")
 
 
-def test_a_mistyped_round_id_is_cant_check_not_fraud(browser: Any, live_server: Server) -> None:
+def test_a_mistyped_round_id_is_said_beside_its_box_never_as_fraud(
+    browser: Any, live_server: Server, tmp_path: Path
+) -> None:
     browser.get(live_server.url + "/verify")
     browser.find_element("id", "round-id").send_keys("tnosuchtable.1")
     browser.find_element("id", "fetch").click()
-    status = wait_for(browser, lambda d: d.find_element("id", "status").text)
-    assert "no finished round tnosuchtable.1" in status
-    browser.find_element("id", "key").send_keys(OPERATOR)
-    browser.find_element("id", "verify").click()
-    verdict = wait_for(
-        browser, lambda d: d.find_element("id", "result").get_attribute("data-verdict")
-    )
-    assert verdict == "unusable"
+    said = wait_for(browser, lambda d: d.find_element("id", "fetch-status").text)
+    assert said == "This server has no round tnosuchtable.1: check the round id."
+    box = browser.find_element("id", "round-id").rect
+    status = browser.find_element("id", "fetch-status").rect
+    assert 0 <= status["y"] - (box["y"] + box["height"]) < 40  # right under the box
+    assert status["y"] + status["height"] <= browser.execute_script("return innerHeight")
+    assert not browser.find_element("id", "result").is_displayed()  # no verdict at all
+    screenshot(browser, tmp_path, "mistyped-round-id")
+    # The server's answer itself, saved and given to the page, is CAN'T CHECK in words.
+    answer = raw(live_server.url, "GET", "/v1/rounds/tnosuchtable.1/bundle").text
+    assert _verify(browser, live_server, answer, OPERATOR) == "unusable"
     assert browser.find_element("id", "verdict").text == "CAN'T CHECK"
     assert "no such round" in browser.find_element("id", "summary").text
     assert not browser.find_element("id", "story").is_displayed()
 
 
 # The manifest's options as the module takes them, as tests/conformance/run_node.mjs maps
-# them (conformance/README.md): key and witness files as text; the input, the checkpoints
-# and the proofs as bytes, as fairdeal-verify reads its files.
+# them (conformance/README.md): key and witness files as text (UTF-8, no byte order mark;
+# textOf); the input, the checkpoints
+# and the proofs as bytes, as fairdeal-verify reads its files; a file the manifest names
+# that does not exist (``files`` lacks it) cannot be read.
 RUN_SUITE = """
 const [cases, files, done] = arguments;
 const fd = await import("/static/web/js/fairdeal/index.js");
-const bytes = (path) => (path === null ? null : new Uint8Array(files[path]));
-const text = (path) => new TextDecoder().decode(bytes(path));
+const read = (path) => {
+  if (Object.hasOwn(files, path)) return new Uint8Array(files[path]);
+  throw new fd.FairdealError("input.unreadable", `cannot read ${path}`);
+};
+const bytes = (path) => (path === null ? null : read(path));
+const text = (path) => fd.textOf(read(path), path);
 const out = {};
 for (const c of cases) {
   const o = c.options;
@@ -95,7 +107,7 @@ for (const c of cases) {
     });
   } catch (e) {
     if (!(e instanceof fd.FairdealError)) throw e;
-    result = { verdict: "unusable", findings: [{ code: e.code }] };  // (0) a --key, not a key
+    result = { verdict: "unusable", findings: [{ code: e.code }] };  // (0) a file, a --key
   }
   out[c.id] = [result.verdict, [...new Set(result.findings.map((f) => f.code))].sort()];
 }
@@ -111,7 +123,7 @@ def test_every_case_of_the_suite_gives_the_manifests_verdict_and_codes_in_chromi
         o = case["options"]
         paths |= {*o["keys"], *o["witnesses"], *o["consistency_proofs"]}
         paths |= {p for p in (o["checkpoint"], o["previous_checkpoint"]) if p}
-    files = {p: list((SUITE / p).read_bytes()) for p in paths}
+    files = {p: list((SUITE / p).read_bytes()) for p in paths if (SUITE / p).is_file()}
     browser.get(live_server.url + "/verify")
     browser.set_script_timeout(300)
     script = "(async () => {" + RUN_SUITE + "})();"  # ``arguments``: the wrapper's

@@ -1,8 +1,9 @@
 // Verifies files with the browser module, in one Node process, for the parity test:
 //   node verify_cli.mjs KEY_FILE [--witness KEY]... [--witness-quorum N] FILE... [--partial FILE...]
-// prints one JSON object a line: {file, verdict, codes} (codes sorted, each once). A .jsonl
-// file is an export (verifyExport), verified as filtered after --partial; any other file is
-// read as the verify page reads it (verifyText). Each --witness (a verifier key string) and
+// prints one JSON object a line: {file, verdict, codes} (codes sorted, each once), or
+// {file, error} where the module threw. Files are read as bytes. A .jsonl file is an export
+// (verifyExport), verified as filtered after --partial; any other file is read as the
+// verify page reads it (verifyText). Each --witness (a verifier key string) and
 // --witness-quorum holds for the files after it, as fairdeal-verify's do (SPEC 7 step 18).
 import { readFileSync } from "node:fs";
 import { importOperatorKey, verifyExport, verifyText } from "../../api/static/web/js/fairdeal/index.js";
@@ -24,9 +25,15 @@ for (let i = 0; i < args.length; i++) {
     else quorum = Number(value);
     continue;
   }
-  const text = readFileSync(file, "utf8");
+  const bytes = new Uint8Array(readFileSync(file)); // as fairdeal-verify reads it: bytes
   const opts = { keys, partial, witnesses, quorum };
-  const result = file.endsWith(".jsonl") ? await verifyExport(text, opts) : await verifyText(text, opts);
-  const codes = [...new Set(result.findings.map((f) => f.code))].sort();
-  process.stdout.write(JSON.stringify({ file, verdict: result.verdict, codes }) + "\n");
+  let line;
+  try {
+    const result = file.endsWith(".jsonl") ? await verifyExport(bytes, opts) : await verifyText(bytes, opts);
+    const codes = [...new Set(result.findings.map((f) => f.code))].sort();
+    line = { file, verdict: result.verdict, codes };
+  } catch (e) {
+    line = { file, error: e.stack ?? String(e) }; // the module threw: that file fails, the others still run
+  }
+  process.stdout.write(JSON.stringify(line) + "\n");
 }

@@ -33,16 +33,24 @@ class Fixture:
 
 def relogged(bundle: Bundle, events: Events) -> Bundle:
     """The bundle with ``events``, put in a fresh log the operator signs: leaf 0 of 1."""
+    return relogged_all([(bundle, events)])[0]
+
+
+def relogged_all(lines: list[tuple[Bundle, Events]]) -> list[Bundle]:
+    """Each bundle with its events, in order, put in one fresh log the operator signs: an
+    export of it, the bundle of line i at leaf i."""
     tree = MerkleTree()
-    head = bytes.fromhex(events[-1]["hash"])
-    tree.append(head)
-    note = sign_checkpoint(Checkpoint(ORIGIN, 1, tree.root()), NOTE_SIGNER)
-    entry = LogEntry(ORIGIN, VERIFIER_KEY, 0, head.hex(), 1, (), note)
-    return json.loads(
-        json.dumps(
-            make_bundle(bundle["table_id"], bundle["round_id"], events, bundle["keys"], entry)
-        )
-    )
+    heads = [bytes.fromhex(events[-1]["hash"]) for _, events in lines]
+    for head in heads:
+        tree.append(head)
+    note = sign_checkpoint(Checkpoint(ORIGIN, tree.size, tree.root()), NOTE_SIGNER)
+    out = []
+    for index, ((bundle, events), head) in enumerate(zip(lines, heads, strict=True)):
+        proof = tuple(h.hex() for h in tree.inclusion_proof(index, tree.size))
+        entry = LogEntry(ORIGIN, VERIFIER_KEY, index, head.hex(), tree.size, proof, note)
+        made = make_bundle(bundle["table_id"], bundle["round_id"], events, bundle["keys"], entry)
+        out.append(json.loads(json.dumps(made)))
+    return out
 
 
 def operator(bundle: Bundle, change: Callable[[list[dict[str, Any]]], None]) -> Bundle:

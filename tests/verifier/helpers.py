@@ -5,7 +5,7 @@ signed checkpoint. Nothing here imports the service (``api``)."""
 import hashlib
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -275,19 +275,50 @@ def resign(
     events: list[dict[str, Any]],
     change: Callable[[list[dict[str, Any]]], None],
     by: Signer = SIGNER,
+    *,
+    prev: str | None = None,
+    seats: Mapping[int, Ed25519PrivateKey] | None = None,
 ) -> list[dict[str, Any]]:
-    """The operator lying: change the events, then re-hash, re-link and re-sign all of them."""
+    """The operator lying: change the events, then re-hash, re-link and re-sign all of them,
+    the first linked to ``prev`` (GENESIS by default). With ``seats`` (private keys by
+    seat), the operator holds those seats' keys too: each of their statements is made again
+    after the event it names as re-signed, so that only the rules can tell the lie."""
     from fairdeal.events import GENESIS_PREV, Event, sign
 
     plain = [e["event"] for e in events]
     change(plain)
-    out, prev = [], GENESIS_PREV
+    out, prev = [], GENESIS_PREV if prev is None else prev
+    hashes = {plain[0]["seq"] - 1: prev} if plain and type(plain[0]["seq"]) is int else {}
     for raw in plain:
         raw["prev"] = prev
+        if seats:
+            _restated(raw, hashes, seats)
         signed = sign(Event(**raw), by)
         out.append(json.loads(json.dumps(signed.to_json())))
-        prev = signed.hash.hex()
+        prev = hashes[raw["seq"]] = signed.hash.hex()
     return out
+
+
+def _restated(
+    raw: dict[str, Any], hashes: Mapping[int, str], seats: Mapping[int, Ed25519PrivateKey]
+) -> None:
+    """A seat's logged statement (SPEC 6.7) signed again by its key, after the event of the
+    re-signed chain it names; left as it is where it names none or holds no statement."""
+    from fairdeal.statements import statement
+
+    seat = {f"seat:{seat}": seat for seat in seats}.get(raw["actor"])
+    logged = raw["data"].get("signed") if isinstance(raw["data"], dict) else None
+    if seat is None or not isinstance(logged, dict):
+        return
+    after, n, data = logged.get("after"), logged.get("n"), logged.get("data")
+    named = after.get("seq") if isinstance(after, dict) else None
+    if type(named) is not int or named not in hashes or not isinstance(data, dict):
+        return
+    after["hash"] = hashes[after["seq"]]
+    message = statement(
+        raw["table"], raw["round"], seat, n=n, after=after, kind=raw["type"], data=data
+    )
+    logged["signature"] = seats[seat].sign(message).hex()
 
 
 def run(capsys: Any, *args: str) -> tuple[int, Any]:

@@ -42,10 +42,13 @@ export function explain(story) {
   };
 }
 
-/** Each hand of a round as its game tells it (none for a game this module does not know). */
+/** Each hand of a round as its game tells it (none for a game this module does not know):
+ * {seat, role, cards, total, result, besides}, ``besides`` the money the seat moved that was
+ * no hand's result (a bank's funding, an ante), as phrases; none unless the game tells some. */
 function handsOf(game, round) {
   const tell = registry().get(game)?.tell;
-  return tell ? tell({ id: round.id, dealt: round.dealt, events: [round.opened, ...round.events] }) : [];
+  const told = tell ? tell({ id: round.id, dealt: round.dealt, events: [round.opened, ...round.events] }) : [];
+  return told.map((hand) => ({ besides: [], ...hand }));
 }
 
 /** When ``head`` was in the log, by the witnesses' word (step 18, ``witnessed`` as

@@ -6,6 +6,7 @@ export { hexToBytes, bytesToHex, base64ToBytes, bytesToBase64, utf8 } from "./by
 export { canonical, parseJson, parseStrict, EncodingError, JsonError } from "./canonical.js";
 export { sha256 } from "./crypto.js";
 export { FairdealError } from "./errors.js";
+export { textOf } from "./inputs.js";
 export { eventHash, checkSignedEvent, checkLink, GENESIS } from "./events.js";
 export { importOperatorKey, keySetOf, keyId } from "./keys.js";
 export {

@@ -8,21 +8,35 @@ import { DUPLICATE, JsonError, parseStrict } from "./canonical.js";
 import { FairdealError } from "./errors.js";
 
 const MAX_SMALL_BYTES = 4 << 20; // a checkpoint, a proof, a key
+const BOM = [0xef, 0xbb, 0xbf]; // UTF-8's byte order mark
+const BLANK = /^[ \t\n\r\v\f]*$/;
 const malformed = (reason) => new FairdealError("input.malformed_json", reason);
 export const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
-/** (0) The text of an input (a string as read, or bytes read as strict UTF-8): input.malformed_json
- * when its bytes are not UTF-8 or it starts with a byte order mark. */
-export function textOf(input, what) {
-  let text = input;
-  if (input instanceof Uint8Array) {
-    try {
-      text = fromUtf8(input);
-    } catch {
-      throw malformed(`${what} is not UTF-8 text`);
-    }
+/** (0) input.malformed_json when ``input`` (a string, or bytes) starts with a byte order
+ * mark: a file's text has none. */
+export function refuseBom(input, what) {
+  const marked = input instanceof Uint8Array ? BOM.every((b, i) => input[i] === b) : input.startsWith("\ufeff");
+  if (marked) throw malformed(`${what} starts with a byte order mark`);
+}
+
+/** The text of ``input`` (a string as read, or bytes read as strict UTF-8), or null when
+ * its bytes are not UTF-8. */
+export function decoded(input) {
+  if (!(input instanceof Uint8Array)) return input;
+  try {
+    return fromUtf8(input);
+  } catch {
+    return null;
   }
-  if (text.startsWith("\ufeff")) throw malformed(`${what} starts with a byte order mark`);
+}
+
+/** (0) The text of an input: input.malformed_json when its bytes are not UTF-8 or it starts
+ * with a byte order mark. */
+export function textOf(input, what) {
+  refuseBom(input, what);
+  const text = decoded(input);
+  if (text === null) throw malformed(`${what} is not UTF-8 text`);
   return text;
 }
 
@@ -72,10 +86,24 @@ export function duplicatedOutside(value, member) {
   return Boolean(value[DUPLICATE]) || Object.entries(value).some(([k, v]) => k !== member && hasDuplicates(v));
 }
 
-/** (0) An export's lines that are not blank, each {number (from 1), text}. */
-export function linesOf(text) {
-  return text
-    .split("\n")
+/** (0) An export's lines (of its text or bytes) that are not blank, each {number (from 1),
+ * text}: the text of a line whose bytes are not UTF-8 is null, for that line alone cannot
+ * be read (SPEC 7 step 0). */
+export function linesOf(input) {
+  const text = decoded(input);
+  const lines = text === null ? byteLines(input).map(decoded) : text.split("\n");
+  return lines
     .map((line, i) => ({ number: i + 1, text: line }))
-    .filter((line) => !/^[ \t\n\r\v\f]*$/.test(line.text));
+    .filter((line) => line.text === null || !BLANK.test(line.text));
+}
+
+function byteLines(bytes) {
+  const lines = [];
+  let start = 0;
+  for (let end = bytes.indexOf(0x0a); end >= 0; end = bytes.indexOf(0x0a, start)) {
+    lines.push(bytes.subarray(start, end));
+    start = end + 1;
+  }
+  lines.push(bytes.subarray(start));
+  return lines;
 }

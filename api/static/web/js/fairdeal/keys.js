@@ -4,6 +4,7 @@
 
 import { base64ToBytes, bytesToHex, concatBytes, utf8 } from "./bytes.js";
 import { importRawEd25519, importSpkiEd25519, rawOf, sha256 } from "./crypto.js";
+import { PY_SPACE } from "./engine/pytypes.js";
 import { FairdealError } from "./errors.js";
 import { KEY_ID } from "./tags.js";
 
@@ -17,9 +18,12 @@ export async function noteKeyId(name, raw, type = 0x01) {
   return (await sha256(concatBytes(utf8(name), Uint8Array.of(0x0a, type), raw))).slice(0, 4);
 }
 
-/** A key name of 10.3: non-empty, no "+", no whitespace, no control character. */
+const NOT_IN_A_NAME = new RegExp(`[+\\x00-\\x1f${PY_SPACE}]`, "u");
+
+/** A key name of 10.3: non-empty, no "+", no whitespace (as Python's str.isspace), no ASCII
+ * control character but DEL. */
 export function isKeyName(name) {
-  return typeof name === "string" && name.length > 0 && !/[+\s\x00-\x1f\x7f]/u.test(name);
+  return typeof name === "string" && name.length > 0 && !NOT_IN_A_NAME.test(name);
 }
 
 /**
@@ -33,9 +37,14 @@ export async function importOperatorKey(text) {
   throw new FairdealError("input.wrong_format", "not a PEM public key nor a verifier key string");
 }
 
-/** One key set of several (each a key set or a key of ``importOperatorKey``'s sets). */
+/** The most keys, or witnesses, one verification takes (SPEC 7 step 0). */
+export const MAX_KEYS = 64;
+
+/** One key set of several (each a key set or a key of ``importOperatorKey``'s sets); rejects
+ * with input.too_large for more than MAX_KEYS keys. */
 export function keySetOf(keys) {
   const list = keys.flatMap((k) => (k.keys ? k.keys : [k]));
+  if (list.length > MAX_KEYS) throw new FairdealError("input.too_large", `more than ${MAX_KEYS} keys`);
   return { keys: list, byId: new Map(list.map((k) => [k.id, k])) };
 }
 

@@ -20,7 +20,7 @@ function checkHashes(proof) {
 /** RFC 9162 2.1.3.2: the root an inclusion proof leads to from leaf ``index`` of ``size``. */
 export async function rootFromInclusion(leaf, index, size, proof) {
   let [fn, sn] = [BigInt(index), BigInt(size) - 1n];
-  if (!(BigInt(index) < BigInt(size))) throw fail(`leaf ${index} is not below size ${size}`);
+  if (!(0n <= fn && fn <= sn)) throw fail(`index ${index} is outside a tree of ${size} leaves`);
   checkHashes(proof);
   let r = leaf;
   for (const p of proof) {

@@ -31,12 +31,15 @@ export function concernedSeat(event) {
 }
 
 const nonzero = (b) => Object.entries(b).filter(([, v]) => v !== 0);
-const sum = (b) => Object.values(b).reduce((a, v) => a + v, 0);
+// Accounts by name, any name: without a prototype, "__proto__" is an account like another.
+const accounts = (b) => Object.assign(Object.create(null), b);
+// Exact, as Python's integers: a sum of accounts can pass 2^53, where a number rounds.
+const sum = (b) => Object.values(b).reduce((a, v) => a + BigInt(v), 0n);
 
 /** Follows every account through a chain's events; ``findings`` as {code, event, reason}. */
 export class MoneyChecker {
   constructor(balances = {}) {
-    this.balances = { ...balances };
+    this.balances = accounts(balances);
     this.findings = [];
     this.history = []; // {event, transfers, balances} of each money event, for the story
   }
@@ -59,7 +62,7 @@ export class MoneyChecker {
     for (const amount of moveOut) expected[account] = (expected[account] ?? 0) - amount;
     const stated = data.balances;
     this.history.push({ event, transfers: Array.isArray(data.transfers) ? data.transfers : [] });
-    if (stated === undefined) {
+    if (stated === undefined || stated === null) { // as Python's data.get: null states none
       this.balances = expected;
       return;
     }
@@ -71,16 +74,16 @@ export class MoneyChecker {
     const difference = firstDifference(stated, expected);
     if (difference) this.find("money.balances", event, difference);
     // (13) money conserved
-    const change = moveIn.reduce((a, v) => a + v, 0) - moveOut.reduce((a, v) => a + v, 0);
+    const change = moveIn.reduce((a, v) => a + BigInt(v), 0n) - moveOut.reduce((a, v) => a + BigInt(v), 0n);
     if (sum(stated) !== before + change) {
       this.find("money.not_conserved", event, `accounts sum to ${sum(stated)}, not ${before + change}`);
     }
-    this.balances = { ...stated };
+    this.balances = accounts(stated);
     this.history[this.history.length - 1].balances = this.balances;
   }
 
   transferred(event, transfers) {
-    const after = { ...this.balances };
+    const after = accounts(this.balances);
     if (!Array.isArray(transfers)) {
       this.find("schema.data", event, "transfers is a list");
       return after;
@@ -99,11 +102,11 @@ export class MoneyChecker {
 }
 
 function firstDifference(stated, expected) {
-  const a = Object.fromEntries(nonzero(stated));
-  const b = Object.fromEntries(nonzero(expected));
-  for (const account of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-    if ((a[account] ?? 0) !== (b[account] ?? 0)) {
-      return `${account} is ${a[account] ?? 0}, transfers give ${b[account] ?? 0}`;
+  const a = new Map(nonzero(stated));
+  const b = new Map(nonzero(expected));
+  for (const account of [...new Set([...a.keys(), ...b.keys()])].sort()) {
+    if ((a.get(account) ?? 0) !== (b.get(account) ?? 0)) {
+      return `${account} is ${a.get(account) ?? 0}, transfers give ${b.get(account) ?? 0}`;
     }
   }
   return null;

@@ -76,17 +76,19 @@ export function parseCheckpoint(body) {
  * Rejects with checkpoint.malformed, checkpoint.signature or checkpoint.origin.
  */
 export async function openCheckpoint(note, keySet, origin) {
-  const { body, signatures } = readNote(note);
+  // In verifier/log.py's order: the keys under that name, then the note, then its signatures.
   const trusted = [];
   const seen = new Set();
   for (const key of keySet.keys) {
     if ((key.noteName !== null && key.noteName !== origin) || seen.has(key.id)) continue;
+    if (!isKeyName(origin)) throw malformed(`bad key name ${JSON.stringify(origin)}`);
     seen.add(key.id);
     trusted.push({ key, keyId: await noteKeyId(origin, key.raw) });
   }
   if (!trusted.length) {
     throw new FairdealError("checkpoint.signature", `no pinned key is named ${JSON.stringify(origin)}`);
   }
+  const { body, signatures } = readNote(note);
   const message = utf8(body);
   let verified = false;
   for (const line of signatures) {

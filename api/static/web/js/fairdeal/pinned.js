@@ -116,7 +116,7 @@ function checkpointJson(obj, what) {
 export async function openCheckpointFile(found, keys, origin) {
   let checkpoint;
   try {
-    checkpoint = await openCheckpoint(found.note, keys, origin ?? found.note.split("\n", 1)[0]);
+    checkpoint = await openCheckpoint(found.note, keys, origin || found.note.split("\n", 1)[0]);
   } catch (e) {
     if (!(e instanceof FairdealError)) throw e;
     return { checkpoint: null, problem: finding(e.code, e.message) };

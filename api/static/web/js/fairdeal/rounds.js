@@ -2,13 +2,13 @@
 // rounds finished: the round protocol read from the shared round events alone.
 
 import { bytesToHex, isHex } from "./bytes.js";
+import { PY_SPACE, pyEqual, sameKeys } from "./engine/pytypes.js";
 import { cardCommitment, cardSalt, clientSeedCommitment, dealOf, seedCommitment } from "./randomness.js";
 
 const FACES = { up: "card", down: "commitment", blind: "commitment" };
 const isInt = (v) => typeof v === "number" && Number.isSafeInteger(v);
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-const keysAre = (obj, names) => Object.keys(obj).sort().join() === [...names].sort().join();
+const BLANK = new RegExp(`^[${PY_SPACE}]*$`); // as Python's str.strip() leaves nothing
 export const actorSeat = (actor) => (actor === "server" ? null : Number(actor.slice(5)));
 export const isTimeout = (type) => type.endsWith("_timeout") || type.endsWith("time_up");
 
@@ -155,7 +155,7 @@ export class RoundChecker {
     if (c.sealed) problem = "a client seed after the seal";
     else if (!c.seats.includes(seat)) problem = "a client seed from a seat not in the round";
     else if (c.seeds.has(seat) || c.timedOut.has(seat)) problem = "a second seed, or a seed after the seat timed out";
-    else if (typeof seed !== "string" || !keysAre(event.data, ["seed"])) problem = "client_seed carries exactly one text member, seed";
+    else if (typeof seed !== "string" || !sameKeys(event.data, ["seed"])) problem = "client_seed carries exactly one text member, seed";
     if (problem === null) problem = seedProblem(String(seed));
     if (problem !== null) return this.find("seed.client", event, problem);
     if (seat === null) return;
@@ -183,7 +183,7 @@ export class RoundChecker {
     else if (!c.seats.includes(seat)) problem = "a seed commitment from a seat not in the round";
     else if (c.commitments.has(seat) || c.seeds.has(seat) || c.timedOut.has(seat)) {
       problem = "a second commitment, or one after the seat's seed or timeout";
-    } else if (!keysAre(event.data, ["commitment"]) || !isHex(commitment, 64)) {
+    } else if (!sameKeys(event.data, ["commitment"]) || !isHex(commitment, 64)) {
       problem = "seed_commitment carries exactly commitment, 64 lowercase hex";
     }
     if (problem !== null) this.find("seed.client", event, problem);
@@ -195,7 +195,7 @@ export class RoundChecker {
     const waiting = waitingSeats(c);
     let problem = null;
     if (c.sealed || c.revealing) problem = "seeds_committed after the seal, or twice";
-    else if (!keysAre(event.data, ["deadline"]) || !isInt(deadline)) problem = "seeds_committed carries exactly deadline, an integer";
+    else if (!sameKeys(event.data, ["deadline"]) || !isInt(deadline)) problem = "seeds_committed carries exactly deadline, an integer";
     else if (waiting.length) problem = `seats ${JSON.stringify(waiting)} have neither committed, sent a seed nor timed out`;
     else if (!unrevealed(c).length) problem = "no committed seed is left to reveal";
     if (problem !== null) this.find("seed.client", event, problem);
@@ -206,10 +206,7 @@ export class RoundChecker {
   seedTimeout(c, event) {
     const missing = c.revealing ? unrevealed(c) : waitingSeats(c);
     const expected = { deadline: c.seedDeadline, seats: missing };
-    const stated = event.data;
-    const matches =
-      keysAre(stated, ["deadline", "seats"]) && stated.deadline === expected.deadline && same(stated.seats, missing);
-    if (c.sealed || !matches || !missing.length) {
+    if (c.sealed || !pyEqual(event.data, expected) || !missing.length) {
       this.find("seed.client", event, `seed_timeout must be ${JSON.stringify(expected)} before the seal`);
     } else if (c.revealing) c.withheld = missing;
     else for (const s of missing) c.timedOut.add(s);
@@ -219,7 +216,7 @@ export class RoundChecker {
     const expected = c.seats.map((s) => c.seeds.get(s) ?? "");
     const ready = !waitingSeats(c).length && !unrevealed(c).length;
     if (c.withheld.length) this.find("seed.withheld", event, `seats ${JSON.stringify(c.withheld)} withheld: no seal`);
-    else if (c.sealed || !ready || !keysAre(event.data, ["client_seeds"]) || !same(event.data.client_seeds, expected)) {
+    else if (c.sealed || !ready || !pyEqual(event.data, { client_seeds: expected })) {
       this.find("seed.client", event, `the seal must carry the seeds ${JSON.stringify(expected)}`);
     }
     c.sealed = true;
@@ -245,7 +242,7 @@ export class RoundChecker {
     const data = event.data;
     const { position, face, seat } = data;
     const members = ["position", "seat", "face", FACES[String(face)] ?? "card"];
-    if (!(face in FACES) || !keysAre(data, [...new Set(members)]) || !isInt(position)) {
+    if (!(typeof face === "string" && Object.hasOwn(FACES, face)) || !sameKeys(data, members) || !isInt(position)) {
       return this.find("schema.data", event, "card_dealt needs position, seat, face, card|commitment");
     }
     if (!(seat === null || isInt(seat))) this.find("schema.data", event, "card_dealt's seat is an integer or null");
@@ -279,11 +276,11 @@ export class RoundChecker {
   // (14) settled or voided with a reason; (7) a withheld reveal voids the round
   voided(c, event) {
     const reason = event.data.reason;
-    if (typeof reason !== "string" || !reason.trim()) this.find("round.void_reason", event, "a voided round must say why");
+    if (typeof reason !== "string" || BLANK.test(reason)) this.find("round.void_reason", event, "a voided round must say why");
     if (c.withheld.length || reason === "seed_withheld") {
       const expected = { reason: "seed_withheld", seats: c.withheld };
       if (!c.withheld.length) this.find("seed.withheld", event, "no seed_timeout at the reveal deadline names its seats");
-      else if (!keysAre(event.data, ["reason", "seats"]) || event.data.reason !== "seed_withheld" || !same(event.data.seats, c.withheld)) {
+      else if (!pyEqual(event.data, expected)) {
         this.find("seed.withheld", event, `the void must be ${JSON.stringify(expected)}`);
       }
     }
@@ -295,7 +292,7 @@ export class RoundChecker {
       this.find("seed.withheld", event, `seats ${JSON.stringify(c.withheld)} withheld their seeds: the round is not voided`);
     }
     const seed = event.data.server_seed;
-    if (!keysAre(event.data, ["server_seed"]) || typeof seed !== "string") {
+    if (!sameKeys(event.data, ["server_seed"]) || typeof seed !== "string") {
       this.find("schema.data", event, "round_revealed carries exactly server_seed");
     } else if (!isHex(seed, 64)) {
       this.find("schema.data", event, "server_seed is not 64 lowercase hex digits");

@@ -20,12 +20,14 @@ import { canonical, parseJson } from "./canonical.js";
 import { ChainChecker } from "./chain.js";
 import { FairdealError } from "./errors.js";
 import { Across, UNREAD, restHeads } from "./export.js";
-import { duplicatedOutside } from "./inputs.js";
+import { duplicatedOutside, serverSaid } from "./inputs.js";
 import { leafHash, verifyInclusion } from "./merkle.js";
 import { MoneyChecker, isBalances } from "./money.js";
 import { openCheckpoint } from "./note.js";
 import { RoundChecker, revealedSeeds, snapshotProblem } from "./rounds.js";
+import { get } from "./engine/pytypes.js";
 import { replay, restart, start } from "./engine/rules.js";
+import { prefetch } from "./engine/statements.js";
 import { restingDraft } from "./engine/table.js";
 import { readExport, readInput } from "./sources.js";
 import { importWitnesses, witnessFindings, witnessing } from "./witnesses.js";
@@ -134,8 +136,8 @@ async function checkTable(table, round, events, hashes, findings) {
   } else {
     started = start(first, texts[0], hashes[0]);
   }
-  const decks = isObject(data.options) ? (data.options.decks ?? 1) : 1;
-  const deckRules = { game: data.game, decks };
+  const decks = isObject(data.options) ? get(data.options, "decks", 1) : 1; // as Python's dict.get
+  const deckRules = { game: get(data, "game"), decks };
   // (5) timeouts, (6)-(9), (14)
   const bounded = first.type === "table_state";
   const seeds = revealedSeeds(rest);
@@ -146,6 +148,7 @@ async function checkTable(table, round, events, hashes, findings) {
   // (10) (11) the chain replayed through the rules, unless they cannot start the table
   let { replayed, finding } = started;
   if (replayed !== null) {
+    prefetch(table, replayed.seats, rest);
     const secrets = new Map([...seeds].map(([id, seed]) => [id, hexToBytes(seed)]));
     ({ replayed, finding } = await replay(replayed, rest, texts.slice(1), hashes.slice(1), secrets));
   }
@@ -196,7 +199,8 @@ async function openLogged(entry, keys, origin, place) {
     return null;
   }
   try {
-    return await openCheckpoint(entry.checkpoint, keys, origin ?? entry.origin);
+    // as verifier/log.py: an empty name is no name, and the note's first line is its own
+    return await openCheckpoint(entry.checkpoint, keys, origin || entry.origin || entry.checkpoint.split("\n", 1)[0]);
   } catch (e) {
     if (!(e instanceof FairdealError)) throw e;
     place(e.code, e.message);
@@ -228,10 +232,8 @@ async function checkInclusion(entry, head, checkpoint, place) {
 
 /** (1) Why ``obj`` is not of a bundle's shape, or null. */
 export function shapeProblem(obj) {
-  const error = isObject(obj) && Object.keys(obj).length === 1 ? obj.error : undefined;
-  if (isObject(error) && "code" in error && "message" in error) {
-    return `not a bundle: the server answered ${error.code}: ${error.message}`;
-  }
+  const said = serverSaid(obj); // an error body saved where a bundle should be: relay it
+  if (said !== null) return `not a bundle: ${said}`;
   if (!isObject(obj) || Object.keys(obj).sort().join() !== BUNDLE_KEYS.join()) {
     return `a bundle has exactly the members ${BUNDLE_KEYS.join(", ")}`;
   }
@@ -324,8 +326,9 @@ async function verifyLines({ lines, isExport, trust, pinned, findings: found }, 
   return { verdict: verdictOf(findings), findings, events, bundles };
 }
 
-/** (0) One line ({number, text}) read strictly: {value} or {finding}. A member name twice
- * inside the events is step 2's; anywhere else the line cannot be read. */
+/** (0) One line ({number, text}, its text null when not UTF-8) read strictly: {value} or
+ * {finding}. A member name twice inside the events is step 2's; anywhere else the line
+ * cannot be read. */
 function readLine(line, isExport) {
   const unread = (reason) => ({
     finding: {
@@ -336,6 +339,7 @@ function readLine(line, isExport) {
       reason: isExport ? `line ${line.number}: ${reason}` : reason,
     },
   });
+  if (line.text === null) return unread("not UTF-8 text");
   if (line.text.startsWith("\ufeff")) return unread("starts with a byte order mark");
   let read;
   try {

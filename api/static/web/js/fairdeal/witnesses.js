@@ -8,13 +8,12 @@
 import { bytesToHex, equalBytes, utf8 } from "./bytes.js";
 import { ed25519Verify } from "./crypto.js";
 import { FairdealError } from "./errors.js";
-import { namedKey } from "./keys.js";
+import { MAX_KEYS, namedKey } from "./keys.js";
 import { readNote } from "./note.js";
 
 const COSIGNATURE_TYPE = 0x04;
 const MAX_TIME = 2n ** 63n - 1n;
 const BLOB_SIZE = 4 + 8 + 64; // key ID, u64be(time), signature
-const MAX_WITNESSES = 64;
 
 /** A witness's verifier key string "<name>+<key id>+<base64(0x04 || key)>": {name, keyId,
  * raw, cryptoKey}; rejects with input.wrong_format for anything else (a note key among them). */
@@ -39,7 +38,7 @@ export async function importWitnesses(keys = [], quorum = null) {
     if (quorum !== null && quorum !== undefined) throw new RangeError("a witness quorum needs witnesses");
     return null;
   }
-  if (list.length > MAX_WITNESSES) throw new FairdealError("input.too_large", `more than ${MAX_WITNESSES} keys`);
+  if (list.length > MAX_KEYS) throw new FairdealError("input.too_large", `more than ${MAX_KEYS} keys`);
   const witnesses = await Promise.all(list.map(importWitnessKey));
   const names = witnesses.map((w) => w.name);
   const twice = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))].sort();

@@ -1,10 +1,14 @@
 // Python's semantics where the rules' ports need them exactly (the port contract): its
 // `isinstance` tests, `==`, truthiness, `dict[k]`, `dict.get`, indexing, `//`, `%`, `sorted`.
-// Exports: isInt, isExactInt, isStr, isList, isDict, pyType, pyEqual, truthy, must, get,
+// Exports: PY_SPACE, isInt, isExactInt, isStr, isList, isDict, pyType, pyEqual, truthy, must, get,
 // item, sameKeys, sum, floorDiv, mod, cmpStr, compare, sorted, sortedObject.
 //
 // Where Python raises (KeyError, IndexError, TypeError, ZeroDivisionError) these throw a
 // TypeError or RangeError: never a GameError, so a replay reports it as rules.crashed.
+
+/** The characters of Python's `str.isspace()`, for a regex class (JS's `\s` and `trim()`
+ * differ: U+001C..U+001F and U+0085 are Python's whitespace, U+FEFF is not). */
+export const PY_SPACE = "\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 
 /** `isinstance(v, int)`: true for booleans too. */
 export const isInt = (v) => typeof v === "boolean" || Number.isInteger(v);
