@@ -31,6 +31,7 @@ from fairdeal.keys import public_key_pem
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
 from fairdeal.verifier import cli
 from fairdeal.verifier.inputs import LIMITS
+from tests.js.test_differential import _face_a_list, _shown_past_the_deck
 from tests.js.test_parity import SHOWDOWN_ATTACKS, _first_bundle, _move_deadline
 from tests.js.test_parity_exports import _garbled, _history_rewritten, _swapped
 from tests.js.test_parity_witnesses import _alice_flipped
@@ -304,6 +305,19 @@ _RULES: dict[str, tuple[str, Callable[[Events], None], str, str]] = {
         _game_a_list,
         "rules.crashed",
         "toto21: table_created's game a list, which the rules cannot look up (the operator)",
+    ),
+    "schema-data-card-face-a-list": (
+        "kv.2",
+        _face_a_list,
+        "schema.data",
+        "kvitlach: a card_dealt whose face is a list (the operator; fairdeal-verify once crashed)",
+    ),
+    "rules-card-shown-past-the-deck": (
+        "kv.2",
+        _shown_past_the_deck,
+        "card.shown",
+        "kvitlach: a card dealt past the deck's end, then one shown there (the operator; "
+        "fairdeal-verify once crashed)",
     ),
     "schema-data-round-without-commitment": (
         "t21.2",
