@@ -27,7 +27,6 @@ import { openCheckpoint } from "./note.js";
 import { RoundChecker, revealedSeeds, snapshotProblem } from "./rounds.js";
 import { get } from "./engine/pytypes.js";
 import { replay, restart, start } from "./engine/rules.js";
-import { prefetch } from "./engine/statements.js";
 import { restingDraft } from "./engine/table.js";
 import { readExport, readInput } from "./sources.js";
 import { importWitnesses, witnessFindings, witnessing } from "./witnesses.js";
@@ -148,7 +147,6 @@ async function checkTable(table, round, events, hashes, findings) {
   // (10) (11) the chain replayed through the rules, unless they cannot start the table
   let { replayed, finding } = started;
   if (replayed !== null) {
-    prefetch(table, replayed.seats, rest);
     const secrets = new Map([...seeds].map(([id, seed]) => [id, hexToBytes(seed)]));
     ({ replayed, finding } = await replay(replayed, rest, texts.slice(1), hashes.slice(1), secrets));
   }

@@ -1,7 +1,7 @@
 // fairdeal/statements.py: seat keys and the statements seats sign (SPEC 6.7), the
 // engine's part of version 2, as the replay checks them.
 // Exports: FIRST, SIGNED, KEY, SIGNATURE, MAX_N, makeSeatKey, NO_KEYS, Seen, NOTHING_SEEN,
-// verifies, prefetch, admit, asSent, logged, after, toJson, fromJson, isStrongKey.
+// verifies, admit, asSent, logged, after, toJson, fromJson, isStrongKey.
 //
 // SeatKeys are a Map seat -> {key (64 hex or null), n}; never changed once made.
 
@@ -80,43 +80,11 @@ export const NOTHING_SEEN = new Seen();
 
 // Imported keys by their hex (Python's lru_cache of public keys): a seat signs many commands.
 const IMPORTED = new Map();
-// hot: bench/browser.py export row. Verifications under way or done, by key, signature and
-// message: `prefetch` starts a chain's all at once, on WebCrypto's own threads, and the
-// replay's `admit` awaits the one it needs instead of one verification after another.
-const VERIFYING = new Map();
-const MAX_VERIFYING = 10_000;
-
 /** Whether `signature` (128 lowercase hex) is `key`'s (64 hex) over `message`. */
-export function verifies(key, message, signature) {
-  if (!isStr(signature) || !/^[0-9a-f]{128}$/.test(signature)) return Promise.resolve(false);
-  const id = `${key} ${signature} ${String.fromCharCode(...message)}`;
-  if (!VERIFYING.has(id)) {
-    if (VERIFYING.size >= MAX_VERIFYING) VERIFYING.clear();
-    if (!IMPORTED.has(key)) IMPORTED.set(key, importRawEd25519(hexToBytes(key)));
-    VERIFYING.set(id, IMPORTED.get(key).then((k) => ed25519Verify(k, hexToBytes(signature), message)));
-  }
-  return VERIFYING.get(id);
-}
-
-/** Start verifying every seat statement of `events` (of `table`, after seat keys `keys`)
- * under the key its seat bound last, as the replay will check them; a statement the replay
- * checks otherwise (another key, a malformed one) is verified then, as ever. */
-export function prefetch(table, keys, events) {
-  const bound = new Map([...keys].map(([seat, k]) => [seat, k.key]));
-  for (const event of events) {
-    const seat = actorSeat(event.actor);
-    if (event.version < SIGNED || seat === null) continue;
-    if (event.type === SEAT_JOINED) bound.set(seat, event.data[KEY]);
-    const signed = event.data[SIGNATURE];
-    const key = bound.get(seat);
-    if (!isHex64(key) || !isDict(signed) || !isDict(signed.data)) continue;
-    try {
-      const fields = { table, round: event.round, seat, type: event.type, data: signed.data, n: signed.n, after: signed.after };
-      verifies(key, statementBytes(fields), signed.signature);
-    } catch {
-      // no statement can be made of it: the replay refuses it
-    }
-  }
+export async function verifies(key, message, signature) {
+  if (!isStr(signature) || !/^[0-9a-f]{128}$/.test(signature)) return false;
+  if (!IMPORTED.has(key)) IMPORTED.set(key, importRawEd25519(hexToBytes(key)));
+  return ed25519Verify(await IMPORTED.get(key), hexToBytes(signature), message);
 }
 
 /** `[command, members]`: the command the game decides, and the members the engine adds
