@@ -511,6 +511,14 @@ def _depth(value: Any) -> int:
 
 
 def _install_error_handlers(app: Flask) -> None:
+    @app.after_request
+    def not_found_is_not_kept(response: Response) -> Response:
+        # What is not here now (a tile beyond the log, a round not yet opened) may be here a
+        # moment later: no cache may keep the 404.
+        if response.status_code == 404:
+            response.headers["Cache-Control"] = "no-store"
+        return response
+
     @app.errorhandler(ApiError)
     def api_error(error: ApiError) -> tuple[dict[str, Any], int, dict[str, str]]:
         return error.body(), error.status, error.headers()

@@ -21,8 +21,12 @@ ENTRIES = "entries"  # the level element of an entry bundle's path
 MAX_ENTRY = 0xFFFF  # an entry's length is a big-endian uint16
 
 _PATH_BASE = 1000  # N is written in 3-digit elements
+# A log's size is a uint64, so N has at most 20 digits: 7 elements. A longer path names no
+# tile of any log (and its number would be past Python's int-from-text digit limit).
+_MOST_ELEMENTS = 7
 _TILE_PATH = re.compile(
-    r"(?P<level>entries|0|[1-9][0-9]?)/(?P<index>(?:x[0-9]{3}/)*[0-9]{3})"
+    r"(?P<level>entries|0|[1-9][0-9]?)/"
+    rf"(?P<index>(?:x[0-9]{{3}}/){{0,{_MOST_ELEMENTS - 1}}}[0-9]{{3}})"
     r"(?:\.p/(?P<width>[1-9][0-9]{0,2}))?"
 )
 

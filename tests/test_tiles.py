@@ -49,6 +49,8 @@ def naive_hash(height: int, number: int) -> bytes:
         (Tile(1, 1000), "tile/1/x001/000"),
         (Tile(None, 5), "tile/entries/005"),
         (Tile(None, 1234067, 112), "tile/entries/x001/x234/067.p/112"),
+        (Tile(0, 2**64 // 256 - 1), "tile/0/x072/x057/x594/x037/x927/935"),
+        (Tile(0, 10**21 - 1), "tile/0/x999/x999/x999/x999/x999/x999/999"),
         (Tile(2, 10**9), "tile/2/x001/x000/x000/000"),
     ],
     ids=lambda value: value if isinstance(value, str) else "",
@@ -84,6 +86,8 @@ def test_a_tile_has_one_path_and_the_path_names_it(tile: Tile, path: str) -> Non
         pytest.param("tile/0/000", id="the tile/ prefix itself"),
         pytest.param("0", id="no number"),
         pytest.param("entries/000.p/256", id="a bundle's partial width of a full one"),
+        pytest.param("0/" + "x123/" * 7 + "000", id="8 elements: past any uint64 log"),
+        pytest.param("0/" + "x123/" * 1500 + "000", id="4,503 digits: past Python's int limit"),
     ],
 )
 def test_every_other_spelling_is_refused(path: str) -> None:
