@@ -219,8 +219,8 @@ class _WitnessLoop(threading.Thread):
     def submit_latest(self, now: bool = False) -> None:
         """Send the checkpoint of this interval (``now``: the latest) unless the witness has
         cosigned it for us; after a 409 that says where the witness stands, again from there
-        (a second 409 at the size just sent means the witness holds another root for it: a
-        fork)."""
+        (a fork is a 422, or, from a witness of tlog-witness v1.0.0, a 409 at the size just
+        sent: either is a refusal)."""
         for _ in range(3):
             with self.store.reader() as txn:
                 latest = txn.latest_checkpoint()

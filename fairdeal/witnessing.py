@@ -1,5 +1,9 @@
 """C2SP tlog-witness (c2sp.org/tlog-witness): the add-checkpoint exchange, both sides.
 
+The text followed is the current one (C2SP's main after its v1.0.0 tag, as amended on
+2026-07-06): a size-0 checkpoint must carry the empty tree's root, and a checkpoint of the
+cosigned size with another root is a 422 (v1.0.0 said 409).
+
 A log POSTs "old <size>\\n", its consistency proof one base64 hash a line, an empty line, then
 its signed checkpoint. The witness cosigns only a checkpoint that extends the latest one it
 cosigned for that log. This module reads and writes the messages and makes the witness's
@@ -12,7 +16,7 @@ from hmac import compare_digest
 from typing import NamedTuple
 
 from fairdeal.errors import FairdealError
-from fairdeal.merkle import MerkleError, verify_consistency
+from fairdeal.merkle import EMPTY_ROOT, MerkleError, verify_consistency
 from fairdeal.note import (
     MAX_SIGNATURES,
     BadNoteSignatureError,
@@ -90,14 +94,18 @@ class StaleOldSizeError(ConflictError):
     """409: the old size is not the size of the latest cosigned checkpoint."""
 
 
-class ConflictingRootError(ConflictError, MisbehaviourError):
-    """409: a checkpoint of the cosigned size with another root: a fork."""
-
-
 class InconsistentTreeError(MisbehaviourError):
     """422: the proof does not show that the checkpoint extends the cosigned one."""
 
     status = 422
+
+
+class ConflictingRootError(InconsistentTreeError):
+    """422: a checkpoint of the cosigned size with another root: a fork."""
+
+
+class NotTheEmptyRootError(InconsistentTreeError):
+    """422: a checkpoint of size 0 whose root is not the empty tree's."""
 
 
 class MalformedResponseError(WitnessError):
@@ -200,12 +208,14 @@ def check_add_checkpoint(
         raise StaleOldSizeError(
             f"old size {request.old_size} is not the cosigned size {latest_size}", latest_size
         )
+    if checkpoint.size == 0 and not compare_digest(checkpoint.root_hash, EMPTY_ROOT):
+        raise NotTheEmptyRootError("a checkpoint of size 0 must carry the empty tree's root")
     if (
         latest is not None
         and checkpoint.size == latest.size
         and not compare_digest(checkpoint.root_hash, latest.root_hash)
     ):
-        raise ConflictingRootError(f"another root for the cosigned size {latest.size}", latest.size)
+        raise ConflictingRootError(f"another root for the cosigned size {latest.size}")
     if latest is None or latest.size == 0:
         if request.proof:  # the empty tree is extended by every tree, with no proof at all
             raise InconsistentTreeError("a proof from size 0 must be empty")

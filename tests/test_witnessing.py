@@ -9,7 +9,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairdeal.merkle import MerkleTree
+from fairdeal.merkle import EMPTY_ROOT, MerkleTree
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
 from fairdeal.witnessing import (
     AddCheckpoint,
@@ -17,6 +17,7 @@ from fairdeal.witnessing import (
     InconsistentTreeError,
     MalformedRequestError,
     MalformedResponseError,
+    NotTheEmptyRootError,
     StaleOldSizeError,
     TreeHead,
     check_add_checkpoint,
@@ -111,11 +112,21 @@ def _flip(digest: bytes, bit: int) -> bytes:
     return bytes(spoiled)
 
 
-def test_the_same_size_with_another_root_is_a_conflict_not_a_bad_proof() -> None:
+def test_the_same_size_with_another_root_is_a_fork_422_as_the_current_text_says() -> None:
     tree, fork = tree_of(4), tree_of(4, salt=b"f")
     with pytest.raises(ConflictingRootError) as found:
         check_add_checkpoint(request(4, [], note_of(fork, 4)), TRUSTED, TreeHead(4, tree.root()))
-    assert (found.value.status, found.value.latest_size) == (409, 4)
+    assert found.value.status == 422 and "another root" in str(found.value)
+
+
+@pytest.mark.parametrize("cosigned", [None, TreeHead(0, EMPTY_ROOT)], ids=["first", "again"])
+def test_a_size_0_checkpoint_must_carry_the_empty_trees_root(cosigned: TreeHead | None) -> None:
+    empty = Checkpoint(ORIGIN, 0, EMPTY_ROOT)
+    assert check_add_checkpoint(request(0, [], sign_checkpoint(empty, SIGNER)), TRUSTED, cosigned)
+    other = Checkpoint(ORIGIN, 0, tree_of(1).root())
+    with pytest.raises(NotTheEmptyRootError) as found:
+        check_add_checkpoint(request(0, [], sign_checkpoint(other, SIGNER)), TRUSTED, cosigned)
+    assert found.value.status == 422
 
 
 def test_a_stale_old_size_carries_the_cosigned_size() -> None:

@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from fairdeal.api.witness.store import DATABASE_FILE
 from fairdeal.cosignature import CosignatureVerifier, cosignatures, with_signatures
-from fairdeal.note import NoteSigner, read_note, sign_note
+from fairdeal.note import Checkpoint, NoteSigner, read_note, sign_checkpoint, sign_note
 from fairdeal.witnessing import (
     MAX_BODY_BYTES,
     TLOG_SIZE_TYPE,
@@ -106,7 +106,7 @@ def test_a_checkpoint_smaller_than_the_old_size_is_400_and_rolls_nothing_back(
     assert witness.size_of() == 5
 
 
-def test_a_fork_of_the_cosigned_size_is_409_kept_as_evidence(
+def test_a_fork_of_the_cosigned_size_is_422_kept_as_evidence(
     witness: RunningWitness, log: Log
 ) -> None:
     log.grow(6)
@@ -114,12 +114,23 @@ def test_a_fork_of_the_cosigned_size_is_409_kept_as_evidence(
     fork = Log(log.signer).grow(6, salt=b"fork")
     body = fork.request(6)
     answer = witness.add_checkpoint(body)
-    assert answer.status == 409 and answer.content_type == TLOG_SIZE_TYPE
-    assert answer.text == "6\n"
+    assert answer.status == 422  # the current text; v1.0.0 said 409
     assert witness.size_of() == 6
     assert witness.state()["logs"][0]["root_hash"] == base64.b64encode(log.tree.root()).decode()
     [(origin, request, status, reason)] = refusals(witness)
-    assert (origin, request, status) == (ORIGIN, body, 409) and "another root" in reason
+    assert (origin, request, status) == (ORIGIN, body, 422) and "another root" in reason
+
+
+def test_a_size_0_checkpoint_with_a_root_not_the_empty_trees_is_422_not_cosigned(
+    witness: RunningWitness, log: Log
+) -> None:
+    """Once cosigned, after which the witness refused the real empty tree with a 409."""
+    forged = sign_checkpoint(Checkpoint(ORIGIN, 0, Log.new().grow(1).tree.root()), log.signer)
+    answer = witness.add_checkpoint(format_add_checkpoint(0, [], forged))
+    assert answer.status == 422 and "empty tree" in answer.text
+    assert witness.size_of() is None
+    assert witness.add_checkpoint(log.request(0)).status == 200  # the empty tree's own root
+    assert witness.size_of() == 0
 
 
 def test_a_bigger_tree_that_does_not_extend_the_cosigned_one_is_422_kept_as_evidence(
