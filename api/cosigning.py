@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from fairdeal.api.config import WitnessConfig
-from fairdeal.api.storage import StorageUnavailableError, Store
+from fairdeal.api.storage import CheckpointRow, StorageUnavailableError, Store
 from fairdeal.api.transparency import TransparencyLog
 from fairdeal.cosignature import BadCosignatureError
 from fairdeal.note import parse_signature_line, read_note
@@ -170,6 +170,7 @@ class _WitnessLoop(threading.Thread):
         self.passes = threading.Condition()
         self.requested = self.done = 0  # passes asked for by flush(), and the last one run
         self.at: int | None = None  # the size the witness last cosigned, as it said
+        self.behind: int | None = None  # a size it cosigned with its clock behind the log's
         self.cosigned: int | None = None  # the size whose cosignature by it is kept
         self.failures = 0  # in a row: each doubles the wait before the next try, up to MAX
         self.retry_at = 0.0  # time.monotonic() before which only flush() sends
@@ -227,7 +228,9 @@ class _WitnessLoop(threading.Thread):
                 if latest is None:
                     return
                 size = latest.size if now else self.schedule.size(latest.size)
-                if (self.at or 0) < size < latest.size:
+                if self.behind is not None:  # the same again, until the witness's clock passes it
+                    latest = txn.checkpoint(self.behind) or latest
+                elif (self.at or 0) < size < latest.size:
                     latest = txn.checkpoint(size) or latest
                 if latest.size == self.cosigned:
                     return
@@ -246,7 +249,7 @@ class _WitnessLoop(threading.Thread):
                 self._failed("unreachable", str(e), logging.WARNING)
                 return
             if answer.status == 200:
-                self._keep(latest.size, latest.note, answer.text)
+                self._keep(latest, answer.text)
                 return
             at = self._size_in(answer) if answer.status == 409 else None
             if at is None or at == old:
@@ -263,16 +266,33 @@ class _WitnessLoop(threading.Thread):
         except MalformedResponseError:
             return None
 
-    def _keep(self, size: int, note: str, text: str) -> None:
-        """Keep the witness's valid cosignatures of the checkpoint of ``size``."""
-        lines = self._cosignatures(note, text)
+    def _keep(self, checkpoint: CheckpointRow, text: str) -> None:
+        """Keep the witness's valid cosignatures of ``checkpoint``: those of a time at or
+        after the checkpoint was signed (so at or after every head it covers was logged).
+        A witness whose clock runs behind the log's is asked again, after a backoff, until
+        its clock has passed that time: its cosignature would otherwise say that it vouched
+        for the heads before they were logged, and every bundle would fail `witness.time`."""
+        size = checkpoint.size
+        lines = self._cosignatures(checkpoint.note, text)
         if not lines:
             self._refused("200", "no valid cosignature by its key in the answer")
             return
+        self.at = size  # the witness holds this size now, whatever its clock
+        timely = [(line, t) for line, t in lines if t * 1000 + 999 >= checkpoint.signed_at]
+        if not timely:
+            behind_ms = checkpoint.signed_at - max(t for _, t in lines) * 1000
+            detail = (
+                f"its cosignature of size {size} is timed {behind_ms} ms before the log signed "
+                "that checkpoint: its clock is behind the log's; asking again"
+            )
+            self.behind = size
+            self._failed("clock_behind", detail, logging.WARNING)
+            return
+        self.behind = None
         with self.store.transaction() as txn:
-            for line, timestamp in lines:
+            for line, timestamp in timely:
                 txn.put_cosignature(size, self.name_, line, timestamp, self.clock())
-        self.at = self.cosigned = size
+        self.cosigned = size
         self.counters.cosigned(self.name_)
         if self.failures:
             log.info("witness %s cosigns again after %d failures", self.name_, self.failures)
@@ -294,9 +314,14 @@ class _WitnessLoop(threading.Thread):
             if (name, key_id) != (verifier.name, verifier.key_id):
                 continue  # another key's: C2SP says to ignore it
             try:
-                valid.append((line, verifier.verify(body, key_id + signature)))
+                timestamp = verifier.verify(body, key_id + signature)
             except BadCosignatureError as e:
                 log.error("witness %s sent a bad cosignature: %s", self.name_, e)
+                continue
+            if timestamp == 0:  # tlog-witness: a witness's cosignature MUST NOT omit its time
+                log.error("witness %s sent a cosignature of time 0: not kept", self.name_)
+                continue
+            valid.append((line, timestamp))
         return valid
 
     def _refused(self, reason: str, detail: str) -> None:

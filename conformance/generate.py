@@ -1000,6 +1000,12 @@ def _witnesses(suite: Suite, logs: Logs, pins: Pins) -> None:
             both,
             ("witness.time",),
         ),
+        "witness-clock-behind": (
+            witnessed(honest, ALICE, BOB, late=-60),
+            "cosigned a minute before the head's time: the witnesses' clocks behind, no finding",
+            both,
+            (),
+        ),
     }
     for id_, (bundle, what, options, codes) in cases.items():
         suite.case(id_, what, suite.bundle(id_, bundle), *codes, **options)

@@ -14,6 +14,11 @@ from fairdeal.verifier.findings import Finding
 from fairdeal.verifier.log import Place
 from fairdeal.verifier.trust import Trust
 
+# How far a witness's clock may run behind the operator's before a checkpoint cosigned
+# "before" a head it holds is the operator's doing (a head stamped later than it was logged),
+# not the witness's clock: NTP keeps honest clocks within a second; a minute is generous.
+WITNESS_CLOCK_SLACK_MS = 60_000
+
 
 @dataclass(frozen=True)
 class Witnessing:
@@ -42,10 +47,12 @@ class Witnessing:
         bound = self.bound
         if bound is None:
             found.append(place.finding("witness.quorum", self._not_witnessed()))
-        elif head_time is not None and bound * 1000 + 999 < head_time:
+        elif head_time is not None and bound * 1000 + 999 + WITNESS_CLOCK_SLACK_MS < head_time:
             reason = (
-                f"the quorum of {self.quorum} cosigned at {bound} s, before the head's time "
-                f"{head_time} ms: a checkpoint cannot be cosigned before its leaf was logged"
+                f"the quorum of {self.quorum} cosigned at {bound} s, more than "
+                f"{WITNESS_CLOCK_SLACK_MS // 1000} s before the head's time {head_time} ms: "
+                "the head is stamped later than it was logged (a witness's clock behind the "
+                "operator's by less than that is not a finding)"
             )
             found.append(place.finding("witness.time", reason))
         return found

@@ -26,7 +26,7 @@ from fairdeal.keys import load_private_key, private_key_pem
 from fairdeal.note import NoteSigner, NoteVerifier
 from fairdeal.verifier.cli import main as verify_main
 from tests.api.bots import play_toto21_round, raw, toto21_table
-from tests.api.conftest import OPERATOR_TOKEN, Server, serving
+from tests.api.conftest import OPERATOR_TOKEN, ManualClock, Server, serving
 
 ORIGIN = "test.fairdeal/log"
 WITNESS_TIME = 1_767_225_600  # the witnesses' clock, POSIX seconds
@@ -50,10 +50,15 @@ class RunningWitness:
 
 @contextmanager
 def witness(
-    folder: Path, name: str, log: NoteVerifier, port: int = 0, gate: threading.Event | None = None
+    folder: Path,
+    name: str,
+    log: NoteVerifier,
+    port: int = 0,
+    gate: threading.Event | None = None,
+    clock: Callable[[], int] = lambda: WITNESS_TIME,
 ) -> Iterator[RunningWitness]:
     """A witness of ``log`` on loopback; with ``gate``, each request waits until it is set."""
-    app = create_witness_app(folder, [log], name=name, clock=lambda: WITNESS_TIME)
+    app = create_witness_app(folder, [log], name=name, clock=clock)
     wsgi: Callable[..., Any] = app
     if gate is not None:
 
@@ -201,6 +206,64 @@ def test_a_witness_down_is_retried_and_caught_up_once_it_answers(
             flush(server)
             note = raw(server.url, "GET", "/v1/log/checkpoint").json["note"]
             assert cosigners(note, back) == {"w1.test/witness": WITNESS_TIME}
+
+
+def test_a_witness_whose_clock_runs_behind_is_asked_again_until_it_has_passed_the_checkpoint(
+    tmp_path: Path, key_file: Path
+) -> None:
+    """A witness 2 s slow cosigns each checkpoint 2 s before the log signed it: kept, every
+    fresh bundle would say that the witness vouched for its round before it was logged
+    (witness.time). The service keeps none of those, and asks again until it has one."""
+    log, service_clock = log_key(key_file), ManualClock()
+    behind = {"ms": 2_000}
+
+    def slow() -> int:
+        return (service_clock() - behind["ms"]) // 1000
+
+    with (
+        witness(tmp_path / "w1", "w1.test/witness", log, clock=slow) as w1,
+        serving(
+            tmp_path / "service",
+            key_file=str(key_file),
+            log_origin=ORIGIN,
+            witnesses=entries(w1),
+            clock=service_clock,
+        ) as server,
+    ):
+        (round_id,) = play_rounds(server, 1, seed=5)
+        flush(server)
+        assert w1.state()["logs"][0]["size"] >= 1  # it cosigned, behind the log's clock
+        bundle = raw(server.url, "GET", f"/v1/rounds/{round_id}/bundle").json
+        assert cosigners(bundle["log"]["checkpoint"], w1) == {}  # not kept: not published
+        required = ("--witness", w1.verifier.key_string())
+        assert verify(bundle, tmp_path, log, *required) == (1, "witness.quorum")
+        metrics = raw(server.url, "GET", "/metrics").text
+        assert 'reason="clock_behind",witness="w1.test/witness"' in metrics
+        behind["ms"] = 0  # its clock set right (or the log's idle time passing)
+        flush(server)
+        flush(server)  # the retry comes after the first backoff, 1 s
+        bundle = raw(server.url, "GET", f"/v1/rounds/{round_id}/bundle").json
+        assert set(cosigners(bundle["log"]["checkpoint"], w1)) == {"w1.test/witness"}
+        assert verify(bundle, tmp_path, log, *required) == (0, "")
+
+
+def test_a_cosignature_of_time_0_is_never_kept(tmp_path: Path, key_file: Path) -> None:
+    """tlog-witness: a witness's cosignature MUST NOT omit its time (a zero one)."""
+    log = log_key(key_file)
+    with (
+        witness(tmp_path / "w1", "w1.test/witness", log, clock=lambda: 0) as w1,
+        serving(
+            tmp_path / "service", key_file=str(key_file), log_origin=ORIGIN, witnesses=entries(w1)
+        ) as server,
+    ):
+        play_rounds(server, 1, seed=6)
+        flush(server)
+        assert w1.state()["logs"][0]["size"] >= 1
+        with server.service.store.reader() as txn:
+            latest = txn.latest_checkpoint().size
+            assert txn.cosignature_lines(latest) == []
+        note = raw(server.url, "GET", "/v1/log/checkpoint").json["note"]
+        assert cosigners(note, w1) == {}
 
 
 def test_a_split_view_gets_one_view_cosigned_and_the_other_refused_by_the_verifier(

@@ -108,6 +108,12 @@ def _cases() -> dict[str, Case]:
             witnessed(last, ALICE, BOB, late=-3600), BOTH, 1, "witness.time"
         ),
         "cosigned within the head's second": case(witnessed(last, ALICE, late=0), BOTH[:1], 1),
+        "cosigned a minute before: a witness's clock behind": case(
+            witnessed(last, ALICE, late=-60), BOTH[:1], 1
+        ),
+        "cosigned 61 s before the head was logged": case(
+            witnessed(last, ALICE, late=-61), BOTH[:1], 1, "witness.time"
+        ),
         "cosigned before the head, its inclusion not proved": case(
             _not_included(last), BOTH, 2, "log.inclusion"
         ),

@@ -110,6 +110,9 @@ async function verifyCosignature(witness, body, rest) {
   return time;
 }
 
+// How far a witness's clock may run behind the operator's (verifier/witnesses.py).
+export const WITNESS_CLOCK_SLACK_MS = 60000n;
+
 /** The witness-bounded time (BigInt POSIX seconds): the quorum-th earliest valid
  * cosignature's; null without a quorum. */
 export function witnessBound(w) {
@@ -134,10 +137,11 @@ export function witnessFindings(w, headTime = null) {
       `${w.valid.length} valid cosignature(s) of the ${w.quorum} required, by ${names} ` +
       `(witnesses given: ${w.given.join(", ")}): the checkpoint is not witnessed`;
     found.push({ code: "witness.quorum", reason });
-  } else if (headTime !== null && bound * 1000n + 999n < BigInt(headTime)) {
+  } else if (headTime !== null && bound * 1000n + 999n + WITNESS_CLOCK_SLACK_MS < BigInt(headTime)) {
     const reason =
-      `the quorum of ${w.quorum} cosigned at ${bound} s, before the head's time ` +
-      `${headTime} ms: a checkpoint cannot be cosigned before its leaf was logged`;
+      `the quorum of ${w.quorum} cosigned at ${bound} s, more than ${WITNESS_CLOCK_SLACK_MS / 1000n} s ` +
+      `before the head's time ${headTime} ms: the head is stamped later than it was logged ` +
+      "(a witness's clock behind the operator's by less than that is not a finding)";
     found.push({ code: "witness.time", reason });
   }
   return found;
