@@ -103,9 +103,9 @@ test("the cosignature over another body does not verify: witness.signature", asy
   assert.deepEqual(codes(await read(other)).sort(), ["witness.quorum", "witness.signature"]);
 });
 
-test("a head logged after the witness-bounded second: witness.time; within it, nothing", async () => {
+test("a head logged over a minute after the witness-bounded second: witness.time; within it, nothing", async () => {
   const w = await read(COSIGNED);
-  const end = Number(T) * 1000 + 999;
+  const end = Number(T) * 1000 + 999 + 60000; // a witness's clock may lag the operator's a minute
   assert.deepEqual(codes(w, end), []);
   assert.deepEqual(codes(w, end + 1), ["witness.time"]);
   assert.deepEqual(codes(w, null), []); // the head's inclusion not proved: not checked
