@@ -23,7 +23,7 @@ class Config:
     key_passphrase: str = ""
     retired_keys_dir: str = ""  # public keys (PEM) still listed for verification
     operator_token: str = ""  # empty: the operator endpoints are closed
-    log_origin: str = "fairdeal.example/log"
+    log_origin: str = "fairdeal.example/log"  # PLACEHOLDER_ORIGIN: development only
     max_request_bytes: int = 16 * 1024
     max_seats: int = 7
     max_amount: int = 10**12  # the largest number any option, buy-in or bet may carry here
@@ -70,6 +70,14 @@ class Config:
         if not 1 <= self.witness_timeout_s <= 60:
             raise ConfigError("FAIRDEAL_WITNESS_TIMEOUT_S must be 1..60")
         witness_list(self.witnesses)
+        if self.key_file and self.log_origin == PLACEHOLDER_ORIGIN:
+            raise ConfigError(
+                f"FAIRDEAL_LOG_ORIGIN is still the placeholder {PLACEHOLDER_ORIGIN!r}, which "
+                "every deployment left at the default shares: a witness keeps one state per "
+                "origin, so two such logs conflict at any witness they share. With a real "
+                "signing key (FAIRDEAL_KEY_FILE), set it to this log's own name, its URL "
+                "without the scheme (C2SP), e.g. FAIRDEAL_LOG_ORIGIN=play.example.com/log"
+            )
 
 
 @dataclass(frozen=True)
@@ -103,6 +111,7 @@ def witness_list(text: str) -> tuple[WitnessConfig, ...]:
 
 
 LOG_FORMATS = ("text", "json")
+PLACEHOLDER_ORIGIN = Config.log_origin
 PREFIX = "FAIRDEAL_"
 # Read elsewhere, not by Config: the test suite's PostgreSQL server and its long runs.
 OTHER_KNOWN = frozenset({"FAIRDEAL_TEST_POSTGRES_URL", "FAIRDEAL_SLOW"})
