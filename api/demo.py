@@ -204,7 +204,7 @@ def verify_outputs(out: Path, say: Callable[[str], None]) -> int:
     command = [
         sys.executable,
         "-m",
-        "verifier",
+        "fairdeal.verifier",  # the installed package: the demo runs from any folder
         str(out / "export.jsonl"),
         "--key",
         str(out / "signing-key.pub.pem"),

@@ -19,18 +19,19 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
-def test_finding_15_demo_stops_its_sweeper_and_refuses_an_out_folder_in_use(
+def test_finding_15_demo_stops_its_sweeper_verifies_from_any_folder_and_refuses_one_in_use(
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "demo"
     argv = ["demo", "--out", str(out)]
 
-    first = subprocess.run(
+    first = subprocess.run(  # from a folder outside the checkout, as an installed command runs
         [sys.executable, "-c", DEMO_THEN_SWEEPERS, *argv],
         capture_output=True,
         text=True,
         check=False,
         timeout=600,
+        cwd=tmp_path,
     )
     assert first.returncode == 0, first.stdout + first.stderr
     assert "VALID" in first.stdout
