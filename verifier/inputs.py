@@ -19,6 +19,7 @@ class Limits:
     """Every hard limit of the verifier in one place."""
 
     max_line_bytes: int = 32 << 20  # one bundle (one export line)
+    max_skipped_bytes: int = 256 << 20  # past a line over the limit, before giving up on it
     max_events: int = 250_000  # events in one bundle
     max_small_file_bytes: int = 4 << 20  # a checkpoint, a proof, a key
     max_proof_hashes: int = 128  # RFC 9162 proofs are at most ~2 log2(n) hashes
@@ -221,19 +222,28 @@ def read_lines(stream: IO[bytes], limits: Limits = LIMITS) -> Iterator[Line]:
             return
         number += 1
         if len(raw) > limits.max_line_bytes and not raw.endswith(b"\n"):
-            _skip_rest_of_line(stream)
+            ended = _skip_rest_of_line(stream, limits.max_skipped_bytes)
             reason = f"line over the limit of {limits.max_line_bytes} bytes"
+            if not ended:  # an endless stream (/dev/zero, a pipe): read no further
+                reason += f", with no end in {limits.max_skipped_bytes} more: the rest is not read"
             yield Line(number, b"", InputError("input.too_large", reason))
+            if not ended:
+                return
             continue
         if not raw.isspace():  # not strip(): that copies the whole line
             yield Line(number, raw)
 
 
-def _skip_rest_of_line(stream: IO[bytes]) -> None:
-    while True:
+def _skip_rest_of_line(stream: IO[bytes], most: int) -> bool:
+    """Read past the rest of a line, at most ``most`` bytes; whether the line (or the
+    input) ended within them."""
+    skipped = 0
+    while skipped < most:
         block = stream.readline(_BLOCK)
         if not block or block.endswith(b"\n"):
-            return
+            return True
+        skipped += len(block)
+    return False
 
 
 def read_small(stream: IO[bytes], what: str, limits: Limits = LIMITS) -> bytes:

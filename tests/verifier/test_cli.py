@@ -1,6 +1,8 @@
 """The fairdeal-verify command: inputs, exit statuses, output, and attacks on exports,
 checkpoints and the input itself."""
 
+import dataclasses
+import io
 import json
 import subprocess
 import sys
@@ -12,6 +14,7 @@ import pytest
 from fairdeal.merkle import MerkleTree
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
 from fairdeal.verifier.cli import main
+from fairdeal.verifier.inputs import LIMITS, read_lines
 
 from . import helpers, witnessed
 from .helpers import Log, codes, run
@@ -261,7 +264,6 @@ def test_unusable_or_malformed_input(
 
 
 def test_absurdly_large_input(capsys: Any, tmp_path: Path, files: dict[str, str]) -> None:
-    from fairdeal.verifier.inputs import LIMITS
 
     path = tmp_path / "huge.jsonl"
     with path.open("wb") as out:
@@ -354,3 +356,37 @@ def test_python_dash_m_verifier_exits_1_on_a_tampered_bundle(
 def test_a_pinned_origin_refuses_another_log(capsys: Any, files: dict[str, str]) -> None:
     status, report = run(capsys, "--key", files["key"], files["bundle"], "--origin", "other/log")
     assert status == 1 and "checkpoint.origin" in codes(report)
+
+
+class _Endless(io.RawIOBase):
+    """A stream of zero bytes that never ends and has no newline (a pipe, /dev/zero)."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        buffer[:] = bytes(len(buffer))
+        return len(buffer)
+
+
+def test_an_endless_line_is_refused_within_the_limits_and_nothing_more_is_read() -> None:
+    limits = dataclasses.replace(LIMITS, max_line_bytes=1_000, max_skipped_bytes=50_000)
+    stream = io.BufferedReader(_Endless())
+    (line,) = read_lines(stream, limits)  # once an iterator that never ended
+    assert line.error is not None and line.error.code == "input.too_large"
+    assert "no end in 50000 more" in str(line.error)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
+@pytest.mark.parametrize("given", ["/dev/zero", "-"], ids=["a file", "standard input"])
+def test_fairdeal_verify_on_dev_zero_ends_unusable(given: str, files: dict[str, str]) -> None:
+    with open("/dev/zero", "rb") as zeros:
+        run = subprocess.run(
+            [sys.executable, "-m", "fairdeal.verifier", given, "--key", files["key"], "--json"],
+            stdin=zeros,
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+    assert run.returncode == 2
+    assert "input.too_large" in {f["code"] for f in json.loads(run.stdout)["findings"]}
