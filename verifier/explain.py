@@ -25,10 +25,12 @@ from fairdeal.errors import EventSchemaError, FairdealError
 from fairdeal.events import Event, SignedEvent, actor_seat
 from fairdeal.protocol import (
     CARD_DEALT,
+    CLIENT_SEED,
     ROUND_OPENED,
     ROUND_REVEALED,
     ROUND_SEALED,
     SEAT_JOINED,
+    SEED_COMMITMENT,
     SERVER,
     TABLE_CREATED,
     TABLE_STATE,
@@ -65,7 +67,7 @@ def explain(bundle: Any, as_json: bool = False, trust: Trust | None = None) -> "
     else:
         mine = [e for e in events if e.round == round_id]
         before = _balances(events, lambda e: e.round == round_id)
-        story = _story(events[0], mine, before, round_id, _attested(events))
+        story = _story(events[0], mine, before, round_id, _attested(events, mine))
         head = f"Round {round_id}"
     story.update(_logged(head, bundle["log"]["checkpoint"], trust))
     if as_json:
@@ -167,7 +169,7 @@ def _at_rest(events: list[Event]) -> dict[str, Any]:
         "head_seq": events[-1].seq,
         "happened": [_describe(e) for e in since if e.type != TABLE_STATE],
         "money": _money(before, _balances(events, _never)),
-        "moves_attested": _attested(events),
+        "moves_attested": _attested(events, []),
     }
 
 
@@ -200,10 +202,10 @@ def _story(
     }
 
 
-def _attested(events: list[Event]) -> list[str]:
+def _attested(events: list[Event], round_events: list[Event]) -> list[str]:
     """Who vouches for the seats' moves (SPEC 6.7), a line each: in version 1, the
     operator alone; in version 2, each seat bound so far, by its key or, keyless, the
-    operator alone."""
+    operator alone; and each seat that sent its seed of ``round_events`` in the clear."""
     if events[0].version < SIGNED:
         return ["a version-1 table: every seat's moves are attested by the operator alone"]
     lines = [
@@ -212,12 +214,31 @@ def _attested(events: list[Event]) -> list[str]:
         else f"seat {seat} has no key: its moves are attested by the operator alone"
         for seat, key in sorted(_seat_keys(events).items())
     ]
+    lines += [
+        f"seat {seat} sent its seed for round {round_id} in the clear, with no commitment "
+        "first: it trusted the operator with the deck (the operator, who knows the server "
+        "seed, could have chosen the other seeds against it, or told someone its seed)"
+        for round_id, seat in _seeds_in_the_clear(round_events)
+    ]
     if events[0].type == TABLE_STATE:  # a bundle alone: its keys are the operator's word
         lines.append(
             "the keys of seats seated before this bundle are as its first table_state states"
             " them: the operator's word, unless an export links it to the earlier rounds"
         )
     return lines
+
+
+def _seeds_in_the_clear(events: list[Event]) -> list[tuple[str, int]]:
+    """(round, seat) for each client_seed its seat did not commit to first (SPEC 6.4)."""
+    committed = {(e.round, e.actor) for e in events if e.type == SEED_COMMITMENT}
+    return [
+        (e.round, seat)
+        for e in events
+        if e.type == CLIENT_SEED
+        and e.round is not None
+        and (e.round, e.actor) not in committed
+        and (seat := actor_seat(e.actor)) is not None
+    ]
 
 
 def _seat_keys(events: list[Event]) -> dict[int, str | None]:

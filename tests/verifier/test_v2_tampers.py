@@ -128,6 +128,23 @@ def test_a_version_2_export_verifies_on_the_command_line_and_explain_names_the_k
         assert f"seat {seat}'s moves are signed by the seat, with its key {key_hex}" in out
 
 
+def test_explain_says_a_seat_that_sent_its_seed_in_the_clear_trusted_the_operator() -> None:
+    """Seat 1 of this Toto21 table is keyless and sends its seed at once; seat 0 commits."""
+    log = helpers.Log().add_all(signed.toto21_table("v2clear", rounds=2))
+    for bundle in log.bundles():
+        if not bundle["round_id"]:
+            continue
+        story = explain(bundle, as_json=True)
+        assert isinstance(story, dict)
+        said = [line for line in story["moves_attested"] if "in the clear" in line]
+        assert said == [
+            f"seat 1 sent its seed for round {bundle['round_id']} in the clear, with no "
+            "commitment first: it trusted the operator with the deck (the operator, who knows "
+            "the server seed, could have chosen the other seeds against it, or told someone "
+            "its seed)"
+        ]
+
+
 def test_explain_says_a_version_1_tables_moves_are_attested_by_the_operator_alone(
     bundles: list[Bundle],
 ) -> None:
