@@ -69,6 +69,12 @@ def verify() -> Response:
     return send_from_directory(WEB, "verify.html")
 
 
+@pages.route("/rules", methods=["GET"])
+def rules() -> Response:
+    """How to play each game, in plain words (the table links each game's part)."""
+    return send_from_directory(WEB, "rules.html")
+
+
 @pages.route("/favicon.ico", methods=["GET"])
 def favicon() -> Response:
     """The pages' icon (an SVG), also where browsers look for one unasked (/docs)."""
@@ -83,7 +89,7 @@ def install(app: Flask) -> None:
 
 def _browser_headers(response: Response) -> Response:
     path = request.path
-    if path in ("/", "/verify", "/favicon.ico") or path.startswith(WEB_URL):
+    if path in ("/", "/verify", "/rules", "/favicon.ico") or path.startswith(WEB_URL):
         response.headers["Content-Security-Policy"] = PAGE_CSP
         response.headers.update(BROWSER_HEADERS)
         if path.endswith((".js", ".mjs")):

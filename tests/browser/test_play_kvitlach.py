@@ -327,6 +327,14 @@ def test_kvitlach_pressburg_every_move_the_banker_exit_and_a_seat_leaving(
         assert [e["type"] for e in exit_run] == ["banker_exit", "term_ended"]
         assert exit_run[-1]["data"]["reason"] == "banker_exit"
         wait_for(creator, lambda d: "(you) — banker" not in d.find_element(By.ID, "scores").text)
+        # The term's end is announced on every page, with who banks next.
+        next_banker = exit_run[-1]["data"]["next_banker"]
+        for seat, driver in table.browsers.items():
+            said = wait_for(driver, lambda d: d.find_element(By.ID, "result-headline").text)
+            wait_for(driver, lambda d: "term is over" in d.find_element(By.ID, "result").text)
+            told = driver.find_element(By.ID, "result").text
+            assert "the banker stepped down" in told, told
+            assert ("You are" if seat == next_banker else f"Seat {next_banker} is") in told, said
         table.shot(creator, "after-exit")
 
         player = table.browsers[4]
@@ -350,6 +358,6 @@ def test_kvitlach_classic_every_move(browsers: Callable[[], Any], tmp_path: Path
         moves = PLAYER_MOVES["classic"] | BANKER_MOVES
         _until(table, lambda: moves <= table.used)
         for seat, driver in table.browsers.items():
-            wait_for(driver, lambda d: "revealed" in _status(d))
+            wait_for(driver, lambda d: "settled" in _status(d))
             table.shot(driver, f"end-seat-{seat}")
         _finish(table)

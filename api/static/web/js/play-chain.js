@@ -6,6 +6,7 @@
 
 import { SeatStatements, checkCardOpening, checkLink, checkSignedEvent } from "/static/web/js/fairdeal/index.js";
 import { api } from "./play-api.js";
+import { Results } from "./play-results.js";
 
 /** A check that failed: ``code`` names it (the verifier's finding code), ``seq`` the event. */
 export class CheckFailure extends Error {
@@ -28,6 +29,7 @@ export class Chain {
     this.revealsOpen = null; // that round, once its seeds_committed is logged
     this.departures = []; // each seat_left checked, with the joiner_rejected that caused it (Toto21)
     this.rejected = null;
+    this.results = new Results(); // each round's, match's and term's result, in words
     this.listeners = [];
   }
 
@@ -81,6 +83,7 @@ export class Chain {
 
   note(event) {
     const { type, round, data } = event;
+    this.results.follow(event);
     if (type === "round_opened") [this.seeding, this.revealsOpen] = [round, null];
     else if (type === "seeds_committed") this.revealsOpen = round;
     else if (["round_sealed", "round_voided", "round_revealed"].includes(type)) {

@@ -2,11 +2,11 @@
 // the deadlines. Pure DOM building from the view (SPEC 11.7, 12.11); text only, never HTML.
 
 import { cardBackSvg, cardSvg } from "./cards.js";
-import { totoTotal } from "/static/web/js/fairdeal/index.js";
+import { kvitlachBest, totoTotal } from "/static/web/js/fairdeal/index.js";
 
 const LABELS = {
   joiner_accepted: "Accept the player",
-  joiner_rejected: "Reject the player",
+  joiner_rejected: "Turn the player away",
   hit: "Hit",
   blind: "Blind card",
   stand: "Stand",
@@ -19,11 +19,22 @@ const LABELS = {
   seat_left: "Leave the table",
   banker_exit: "Step down as banker",
 };
+// One short line under each button: what it does, for a player who never read the rules.
 const HINTS = {
-  hit: "a card face down, seen by you only",
-  blind: "a card nobody sees until the showdown",
-  open_card: "a card face up, no bet",
-  reject: "burn the protected 11 and take the next card",
+  open_round: "Shuffle and deal: every seat adds a seed of its own to the deck first",
+  joiner_accepted: "Start the match: both stakes go into the pot",
+  joiner_rejected: "Their stake is paid back and the seat is free again",
+  hit: "One more card, face down: only you see it",
+  blind: "A card nobody sees until the showdown; it counts then in full",
+  stand: "Keep your cards and end your turn",
+  bet: "Bet against the bank; you get a card face down",
+  open_card: "A card face up, seen by all, with no bet",
+  elvaroon: "At exactly 11: protect your next card, and raise your bet if you like",
+  reject: "Burn the protected 11 and take the next card instead",
+  banker_draw: "One more card for the banker, face up",
+  banker_stop: "The showdown: every open bet is settled against your total",
+  seat_left: "Take your whole balance and free your seat",
+  banker_exit: "End your term: the bank goes back to you",
 };
 const AMOUNTS = { bet: "amount", elvaroon: "raise" };
 const AUTOMATIC = new Set(["client_seed", "seed_commitment", "seat_joined"]);
@@ -106,7 +117,7 @@ function totoStatus(view, you) {
   }
   if (view.phase !== "playing") return matchOver(view, you);
   const deal = you === null ? "" : " Deal the next one.";
-  if (!round || round.revealed) return round ? `Round ${round.number} is over and revealed.${deal}` : `The match has started.${you === null ? "" : " Deal the first round."}`;
+  if (!round || round.revealed) return round ? `Round ${round.number} is over.${deal}` : `The match has started.${you === null ? "" : " Deal the first round."}`;
   if (!round.sealed) return `Round ${round.number}: the seeds are being committed and revealed…`;
   return round.turn === you && you !== null ? "Your move." : `Seat ${round.turn} is to move.`;
 }
@@ -126,7 +137,6 @@ function kvScores(view, you) {
       h("strong", { class: "money" }, String(view.balances[`seat:${seat}`] ?? 0))),
   );
   rows.push(h("div", { class: "score" }, h("span", { class: "label" }, "Bank"), h("strong", {}, String(view.balances.bank ?? 0))));
-  rows.push(h("div", { class: "score" }, h("span", { class: "label" }, "Rules"), h("strong", {}, `${view.options.rule_set}, max bet ${view.options.max_bet}`)));
   return rows;
 }
 
@@ -135,8 +145,11 @@ function kvFelt(view, you) {
   if (!round) return [h("p", { class: "empty" }, "No round dealt yet.")];
   const own = new Map((view.your_cards ?? []).map((c) => [c.position, c]));
   return round.hands.map((hd) => {
+    const known = [];
     const cards = hd.cards.map((c) => {
       const mine = own.get(c.position);
+      const code = c.card ?? mine?.card;
+      if (code !== null && code !== undefined) known.push(code);
       if (c.card !== null && c.card !== undefined) return card({ card: c.card });
       return mine ? card({ card: mine.card, private: true }) : card({}, "a card face down");
     });
@@ -144,10 +157,21 @@ function kvFelt(view, you) {
     const turn = round.turn === hd.seat;
     const role = hd.seat === round.banker ? " — banker" : "";
     const guarded = hd.protected === null || hd.protected === undefined ? "" : ", the card after it protected";
-    const facts = h("p", { class: "total" }, `${hd.status}${hd.bet ? `, bet ${hd.bet}` : ""}${hd.elvaroon ? `, Elvaroon${guarded}` : ""}`, ...burned);
+    const status = hd.seat === round.banker ? "" : STATUS[hd.status] ?? hd.status; // the banker's hand has no bet of its own
+    const said = [status, hd.bet ? `bet ${hd.bet}` : "", hd.elvaroon ? `Elvaroon${guarded}` : ""].filter(Boolean).join(", ");
+    const facts = h("p", { class: "total" }, said, ...burned);
+    const counted = known.length ? [h("p", { class: "total" }, `${kvTotalLabel(known.length === hd.cards.length, hd.seat === you)}: ${kvitlachBest(known)}`)] : [];
     return h("div", { class: `seat-area${turn ? " on-turn" : ""}` },
-      hand(`${seatName(hd.seat, you)}${role}${turn ? " — to move" : ""}`, cards, [facts]));
+      hand(`${seatName(hd.seat, you)}${role}${turn ? " — to move" : ""}`, cards, [...counted, facts]));
   });
+}
+
+// A hand's status in words (SPEC 12.11's ``status``).
+const STATUS = { waiting: "waiting for its turn", playing: "playing", open: "standing, bet open", out: "out of the round", won: "won", lost: "lost", skipped: "skipped: the bank is covered" };
+
+function kvTotalLabel(whole, yours) {
+  if (!whole) return "Cards you see";
+  return yours ? "Your total" : "Total";
 }
 
 function kvStatus(view, you) {
@@ -157,7 +181,7 @@ function kvStatus(view, you) {
     return "Your term's first card was a 4 or a 7: you may step down as banker, the bank going back to you, until the next round is dealt.";
   }
   const deal = you === null ? "" : " Deal the next one.";
-  if (!round || round.revealed) return round ? `Round ${round.number} is settled and revealed.${deal}` : "Deal the first round when everyone is seated.";
+  if (!round || round.revealed) return round ? `Round ${round.number} is settled.${deal}` : "Deal the first round when everyone is seated.";
   if (round.phase === "seeding") return `Round ${round.number}: the seeds are being committed and revealed…`;
   if (round.turn === you && you !== null) return "Your move.";
   return round.turn === null || round.turn === undefined ? `Round ${round.number}: ${round.phase}.` : `Seat ${round.turn} is to move.`;
@@ -172,8 +196,24 @@ export function renderView(reply) {
     scores: toto ? totoScores(view, seat) : kvScores(view, seat),
     felt: toto ? totoFelt(view, seat) : kvFelt(view, seat),
     status: toto ? totoStatus(view, seat) : kvStatus(view, seat),
-    checkable: view.round?.revealed ? view.round.id : null, // a round over: the verify page checks it
   };
+}
+
+/** The newest result and the list of them all (``told``: Results.told, newest first), each
+ * round's with a link that checks it on the verify page, in a tab of its own. */
+export function renderResults(told) {
+  const [latest] = told;
+  const listed = told.map((r) => h("li", {}, r.headline, ...r.details.map((line) => [" ", line]), r.round ? [" ", checkLink(r.round)] : []));
+  return {
+    headline: latest.headline,
+    details: latest.details.map((line) => h("li", {}, line)),
+    check: latest.round ? checkLink(latest.round) : null,
+    list: listed,
+  };
+}
+
+function checkLink(round) {
+  return h("a", { href: `/verify?round=${encodeURIComponent(round)}`, target: "_blank", rel: "noopener", class: "check-round" }, "Check this round");
 }
 
 /** Whether this seat may deal the next round now (no round in play, the table ready). */
@@ -184,23 +224,48 @@ export function mayOpenRound(reply) {
   return idle && view.seats.length >= 2;
 }
 
-/** One control per legal action (amount inputs where it takes one), and "Deal". */
+/** One control per legal action (amount inputs where it takes one), "Deal", and each
+ * with its hint beneath, tied to it for screen readers. */
 export function actionControls(reply, canOpen) {
   const controls = [];
-  if (canOpen) controls.push(h("button", { type: "button", class: "primary", dataset: { action: "open_round" } }, "Deal the next round"));
+  if (canOpen) controls.push(move("open_round", dealLabel(reply), reply, "primary"));
   for (const kind of reply.legal_actions.filter((k) => !AUTOMATIC.has(k))) {
+    const style = kind === "stand" || kind === "banker_stop" || kind === "joiner_rejected" || kind === "seat_left" ? "" : "primary";
     const amount = AMOUNTS[kind];
-    const button = h("button", { type: "button", class: kind === "stand" || kind === "banker_stop" ? "" : "primary", dataset: { action: kind }, title: HINTS[kind] }, LABELS[kind] ?? kind);
     if (!amount) {
-      controls.push(button);
+      controls.push(move(kind, LABELS[kind] ?? kind, reply, style));
       continue;
     }
     const id = `amount-${kind}`;
     const input = h("input", { id, type: "number", min: kind === "bet" ? 1 : 0, value: kind === "bet" ? 1 : 0, inputmode: "numeric", dataset: { amountFor: kind } });
-    controls.push(h("span", { class: "with-amount" }, h("label", { for: id }, kind === "bet" ? "Amount" : "Raise"), input, button));
+    const label = h("label", { for: id }, kind === "bet" ? "Amount" : "Raise");
+    controls.push(h("div", { class: "move with-amount" }, label, input, ...buttonAndHint(kind, LABELS[kind], reply, style)));
   }
   if (!controls.length) controls.push(h("p", { class: "empty" }, "Nothing for you to do right now."));
   return controls;
+}
+
+function move(kind, label, reply, style) {
+  return h("div", { class: "move" }, ...buttonAndHint(kind, label, reply, style));
+}
+
+function buttonAndHint(kind, label, reply, style) {
+  const id = `hint-${kind}`;
+  const button = h("button", { type: "button", class: style, dataset: { action: kind }, "aria-describedby": id }, label);
+  return [button, h("span", { id, class: "hint" }, hintFor(kind, reply))];
+}
+
+function hintFor(kind, reply) {
+  if (kind === "bet" && reply.view.options.rule_set === "classic") return "Your bet on this hand, before you draw: you win or lose it against the bank";
+  return HINTS[kind];
+}
+
+function dealLabel(reply) {
+  const view = reply.view;
+  if (reply.game === "kvitlach" && view.term === null && view.rounds > 0) {
+    return view.banker === view.you ? "Deal: start your term as banker" : `Deal: start seat ${view.banker}'s term as banker`;
+  }
+  return view.round ? "Deal the next round" : "Deal the first round";
 }
 
 /** The deadlines in the view: [label, ms since the epoch]. */

@@ -5,15 +5,19 @@
 import { importOperatorKey, keySetOf } from "/static/web/js/fairdeal/index.js";
 import { ApiError, api, clockSkewMs } from "./play-api.js";
 import { Chain, CheckFailure, privateCards } from "./play-chain.js";
-import { actionControls, deadlines, h, mayOpenRound, renderView } from "./play-render.js";
+import { actionControls, deadlines, h, mayOpenRound, renderResults, renderView } from "./play-render.js";
+import { gameTitle, leastBuyIn, rulesLink, seating, terms } from "./play-terms.js";
 import { Seat } from "./play-seat.js";
 
 const POLL_MS = 1000;
 // What this tab remembers across a reload: the table and seat number it held (public facts),
-// so that a reload can say the seat is lost. Never the key (it cannot leave) nor the token.
+// so that a reload whose seat this browser did not keep can say the seat is lost. The key
+// and the token are kept, where they can be, in IndexedDB (play-keep.js), never here.
 const HELD = "fairdeal.held-seat";
+const KEPT_TEXT = "(non-extractable) and its token are kept in this browser (IndexedDB) for this site: a reload resumes the seat; clearing the site's data or another browser cannot.";
+const MEMORY_TEXT = "(non-extractable) and its token are held in this tab's memory only: this browser could not keep them, so reloading or closing this tab loses the seat.";
 const $ = (id) => document.getElementById(id);
-const state = { keySet: null, seat: null, chain: null, tableId: null, reply: null, said: null, failed: false, busy: Promise.resolve(), timer: null };
+const state = { keySet: null, seat: null, chain: null, tableId: null, reply: null, told: null, failed: false, busy: Promise.resolve(), timer: null };
 
 // One thing at a time: a poll and a click never interleave on the chain.
 function serially(task) {
@@ -24,7 +28,12 @@ function serially(task) {
 
 function fail(error) {
   if (!(error instanceof CheckFailure)) {
-    if (error instanceof ApiError) return notify(error.message, true);
+    // The server refused (its code kept beside the plain words), or could not be reached:
+    // no check failed, the page goes on.
+    if (error instanceof ApiError) return notify(error.message, true, error.code);
+    if (error instanceof TypeError && /fetch|network|load failed/i.test(error.message)) {
+      return notify("This server could not be reached just now: check your connection, then try again.", true, "unreachable");
+    }
     console.error(error);
     error = new CheckFailure(error.code ?? "page.error", null, error.message ?? String(error));
   }
@@ -32,17 +41,24 @@ function fail(error) {
   document.body.classList.add("failed");
   $("failure-code").textContent = error.code;
   $("failure-seq").textContent = error.seq === null ? "" : `(event seq ${error.seq})`;
-  $("failure-text").textContent = error.message;
+  // The reason alone: the check's code and seq are shown above it.
+  const named = `${error.code}${error.seq === null ? "" : ` at event seq ${error.seq}`}: `;
+  $("failure-text").textContent = error.message.startsWith(named) ? error.message.slice(named.length) : error.message;
   $("failure").hidden = false;
   $("failure").dataset.code = error.code;
   $("receipts").classList.add("receipts-bad");
+  $("receipts").querySelector(".receipts-mark").textContent = "✗";
   console.warn("fairdeal check failed:", error.code, error.seq, error.message);
 }
 
-function notify(text, warn = false) {
+/** A line for the player in plain words; ``code``, the service's error code if any, kept
+ * in small print and in data-code (tests and support read it there). */
+function notify(text, warn = false, code = null) {
   const notice = $("notice");
-  notice.textContent = text;
+  notice.replaceChildren(text, ...(text && code ? [" ", h("small", { class: "notice-code" }, `(${code})`)] : []));
   notice.classList.toggle("notice-warn", warn);
+  if (text && code) notice.dataset.code = code;
+  else delete notice.dataset.code;
   notice.hidden = !text;
 }
 
@@ -54,6 +70,7 @@ async function pinKeys() {
   const current = answer.keys.find((k) => k.current) ?? answer.keys[0];
   $("operator-key-id").textContent = current.key_id;
   $("operator-dev").hidden = !answer.development_key;
+  $("operator-dev-note").hidden = !answer.development_key;
 }
 
 function chainFor(tableId) {
@@ -61,7 +78,8 @@ function chainFor(tableId) {
   chain.listeners.push((signed) => {
     $("receipt-count").textContent = String(chain.checked);
     const e = signed.event;
-    const item = h("li", { value: e.seq }, h("code", {}, `#${e.seq}`), ` ${e.type} `, h("span", { class: "actor" }, e.actor), " ✓");
+    // Numbered once, by the event's own seq.
+    const item = h("li", {}, h("code", {}, `#${e.seq}`), ` ${e.type} `, h("span", { class: "actor" }, e.actor), " ✓");
     $("event-log").prepend(item);
     while ($("event-log").children.length > 300) $("event-log").lastChild.remove();
     noteTimeout(e);
@@ -104,13 +122,29 @@ function options(form) {
 async function take(request) {
   notify("Taking the seat…");
   const seat = await Seat.take({ ...request, chainFor });
+  await seat.keep();
+  await seated(seat);
+}
+
+// Play ``seat``, just taken or resumed after a reload, the same way from here on.
+async function seated(seat) {
   Object.assign(state, { seat, chain: seat.chain, tableId: seat.tableId });
   sessionStorage.setItem(HELD, JSON.stringify({ table: seat.tableId, seat: seat.seat }));
+  seat.onUnkept = () => showKept(seat);
   notify("");
   showTable(`you are seat ${seat.seat}`);
   $("seat-key").textContent = seat.key.publicHex.slice(0, 16) + "…";
-  await refresh();
-  schedule();
+  showKept(seat);
+  try {
+    await refresh();
+  } finally {
+    schedule(); // a first look refused (the server busy a moment) is tried again
+  }
+}
+
+function showKept(seat) {
+  $("seat-kept").textContent = seat.kept ? KEPT_TEXT : MEMORY_TEXT;
+  $("seat-key-line").dataset.kept = String(seat.kept);
 }
 
 /** Follow a table without a seat: its public view and its chain, every event checked. */
@@ -187,6 +221,7 @@ async function seatGone() {
   await chain.sync();
   const gone = chain.departure(seat.seat, seat.joinedSeq);
   sessionStorage.removeItem(HELD);
+  await seat.forget();
   const text = goneText(seat.seat, gone);
   await watch(state.tableId);
   $("seat-name").textContent = `not seated (was seat ${seat.seat}), watching`;
@@ -218,17 +253,14 @@ async function seeds(reply) {
 }
 
 function draw(reply) {
-  const { scores, felt, status, checkable } = renderView(reply);
-  $("game-name").textContent = reply.game === "toto21" ? "Toto21" : `Kvitlach (${reply.view.options.rule_set})`;
+  const { scores, felt, status } = renderView(reply);
+  $("game-name").textContent = gameTitle(reply.view);
+  $("table-terms").textContent = terms(reply.view).join(" · ");
+  $("table-rules").href = rulesLink(reply.view);
   $("scores").replaceChildren(...scores);
   $("felt").replaceChildren(...felt);
-  // Drawn again only when it changes, as the moves are, so that its link takes a click.
-  if (state.said !== `${status}\n${checkable}`) {
-    state.said = `${status}\n${checkable}`;
-    // A tab of its own: leaving this page would lose the seat.
-    const check = checkable && h("a", { href: `/verify?round=${encodeURIComponent(checkable)}`, target: "_blank", rel: "noopener" }, "Check this round");
-    $("status").replaceChildren(status, ...(check ? [" ", check] : []));
-  }
+  if ($("status").textContent !== status) $("status").textContent = status;
+  drawResults(reply);
   // The moves are drawn again only when they change, so a button never moves under a click.
   const canOpen = Boolean(state.seat) && mayOpenRound(reply);
   const moves = JSON.stringify([reply.view.round?.id, reply.legal_actions, canOpen, Boolean(state.seat)]);
@@ -237,6 +269,38 @@ function draw(reply) {
     $("actions").replaceChildren(...(state.seat ? actionControls(reply, canOpen) : watching()));
   }
   drawTimers();
+}
+
+// The newest result, drawn again only when there is a new one (so its link takes a click),
+// and a rematch where the match is over and this page holds a seat.
+function drawResults(reply) {
+  const told = state.chain.results.told(reply.seat);
+  const rematch = Boolean(state.seat) && reply.game === "toto21" && reply.view.phase === "over";
+  const said = JSON.stringify([told[0]?.headline, told.length, reply.seat, rematch]);
+  if (said === state.told) return;
+  state.told = said;
+  $("result").hidden = !told.length;
+  if (!told.length) return;
+  const { headline, details, check, list } = renderResults(told);
+  $("result-headline").textContent = headline;
+  $("result-details").replaceChildren(...details);
+  $("result-list").replaceChildren(...list);
+  const offer = rematch ? [h("button", { type: "button", class: "primary", id: "rematch" }, "Rematch: a new table, same conditions")] : [];
+  $("result-actions").replaceChildren(...(check ? [check] : []), ...offer);
+  if (rematch) {
+    $("result-actions").append(h("p", { class: "fine" }, "A rematch is a new table: whoever starts it sends its invite link to the other."));
+  }
+}
+
+function rematch() {
+  const options = state.reply.view.options;
+  serially(async () => {
+    clearTimeout(state.timer);
+    Object.assign(state, { told: null, moves: null });
+    $("event-log").replaceChildren();
+    await take({ game: "toto21", options, join: {} });
+    notify("A new table with the same conditions: send the invite link above to your opponent.");
+  }).catch(fail);
 }
 
 function watching() {
@@ -294,36 +358,130 @@ function start() {
   });
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const form = event.target;
-    const tableId = form.elements.table.value.trim();
-    serially(async () => {
-      const table = await api("GET", `/v1/tables/${encodeURIComponent(tableId)}`);
-      const join = table.game === "kvitlach" ? { buy_in: Number(form.elements.buy_in.value) } : {};
-      await take({ tableId, join });
-    }).catch(fail);
+    serially(() => join(event.target)).catch(fail);
   });
+  $("join-table").addEventListener("change", () => serially(() => describe($("join-table").value.trim())).catch(fail));
   $("actions").addEventListener("click", onClick);
+  $("result-actions").addEventListener("click", (event) => {
+    if (event.target.closest("#rematch")) rematch();
+  });
   $("watch").addEventListener("click", () => serially(() => watch($("join-table").value.trim())).catch(fail));
   const invited = new URLSearchParams(location.search).get("table");
   if (invited) $("join-table").value = invited;
   setInterval(drawTimers, 250);
   serially(pinKeys).catch(fail);
-  lostOnReload();
+  serially(returning).catch(fail);
+  if (invited) serially(() => (state.tableId ? null : describe(invited, true))).catch(fail);
 }
 
-// This tab held a seat before it was reloaded: the seat's key and token are gone with the
-// old page. Say so, and offer to watch the table.
-function lostOnReload() {
-  let held = null;
-  try {
-    held = JSON.parse(sessionStorage.getItem(HELD) ?? "null");
-  } catch {
-    held = null;
+/** Join the table of the join form; a Kvitlach table first asks for the buy-in. */
+async function join(form) {
+  const tableId = form.elements.table.value.trim();
+  const view = await describe(tableId);
+  if (!view) return;
+  const buyIn = form.querySelector(".kv-only");
+  if (view.game === "kvitlach" && buyIn.dataset.asked !== tableId) {
+    buyIn.dataset.asked = tableId;
+    $("join-problem").textContent = "Choose your buy-in, then press Join.";
+    return form.elements.buy_in.focus();
   }
-  if (!held || typeof held.table !== "string" || typeof held.seat !== "number") return;
-  $("lost-text").textContent = `Before this tab was reloaded it held seat ${held.seat} at table ${held.table}. That seat cannot be taken back from here.`;
+  const request = view.game === "kvitlach" ? { buy_in: Number(form.elements.buy_in.value) } : {};
+  await take({ tableId, join: request });
+}
+
+/** What the table of ``tableId`` is, shown above the Join button (the invite's whole point):
+ * its game, rules, stakes and seats; the buy-in asked only for Kvitlach. Its public view, or
+ * null with the reason beside the table id. */
+async function describe(tableId, invited = false) {
+  $("join-problem").textContent = "";
+  if (!/^t[0-9a-f]+$/.test(tableId)) {
+    if (tableId) $("join-problem").textContent = "A table id is a t followed by hexadecimal digits, as in the invite link.";
+    return null;
+  }
+  let view;
+  try {
+    view = (await api("GET", `/v1/tables/${encodeURIComponent(tableId)}`)).view;
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 404) throw e;
+    $("join-problem").textContent = `There is no table ${tableId} on this server: check the invite link.`;
+    $("invite-about").hidden = true;
+    return null;
+  }
+  const { said, open } = seating(view);
+  $("invite-game").textContent = gameTitle(view);
+  $("invite-rules").href = rulesLink(view);
+  $("invite-terms").replaceChildren(...terms(view).map((term) => h("li", {}, term)));
+  $("invite-seats").textContent = open ? said : `${said} You can watch it.`;
+  $("invite-about").hidden = false;
+  const kv = view.game === "kvitlach";
+  const buyIn = $("join-form").querySelector(".kv-only");
+  buyIn.hidden = !kv;
+  if (kv) buyIn.dataset.asked = tableId; // seen before Join is pressed: no need to ask again
+  if (kv) $("buy-in-hint").textContent = `At least ${leastBuyIn(view)} to play a round (the ante and a bet of 1); what you do not lose is yours to take when you leave.`;
+  $("join").disabled = !open;
+  if (invited) {
+    $("join-title").textContent = "You are invited to a table";
+    $("join-table-label").hidden = true;
+    $("create-form").hidden = true;
+    $("setup").classList.add("invited");
+    $("own-table").hidden = false;
+  }
+  return view;
+}
+
+// What this tab or this browser held before: the seat kept for the URL's table is taken
+// back; the tab's last seat, if this browser did not keep it, is lost, and the page says
+// so; the page without a table lists the seats kept to return to.
+async function returning() {
+  addEventListener("beforeunload", warnIfUnkept);
+  if (!state.keySet) return; // no pinned key: nothing can be checked (the failure is shown)
+  const tableId = new URLSearchParams(location.search).get("table");
+  const kept = tableId ? await Seat.kept(tableId) : null;
+  if (kept) return resume(kept);
+  const held = heldBefore();
+  if (held && !(await Seat.kept(held.table))) sayLost(held);
+  if (!tableId) await listKept();
+}
+
+async function resume(kept) {
+  notify(`Taking back your seat ${kept.seat} at table ${kept.table}: checking every event again…`);
+  const seat = await Seat.resume(kept, chainFor);
+  if (!seat) {
+    return notify(`Your seat ${kept.seat} at table ${kept.table} is open in another tab of this browser: play it there (here you may watch the table).`, true);
+  }
+  await seated(seat);
+  if (state.seat === seat) notify(`Seat ${seat.seat} resumed: this browser kept its key and token, and ${seat.chain.checked} events were checked again.`);
+}
+
+function heldBefore() {
+  try {
+    const held = JSON.parse(sessionStorage.getItem(HELD) ?? "null");
+    return typeof held?.table === "string" && typeof held.seat === "number" ? held : null;
+  } catch {
+    return null;
+  }
+}
+
+// This tab held a seat before it was reloaded, and the browser did not keep it: the seat's
+// key and token are gone with the old page. Say so, and offer to watch the table.
+function sayLost(held) {
+  $("lost-text").textContent = `Before this tab was reloaded it held seat ${held.seat} at table ${held.table}. This browser did not keep that seat, so it cannot be taken back from here.`;
   $("lost").hidden = false;
   $("watch-lost").addEventListener("click", () => serially(() => watch(held.table)).catch(fail));
+}
+
+async function listKept() {
+  const kept = await Seat.keptList();
+  const links = kept.map(({ table, seat }) => h("li", {}, h("a", { href: `/?table=${table}` }, `Return to your seat at table ${table} (seat ${seat})`)));
+  $("kept-seats").replaceChildren(...links);
+  $("kept-seats").hidden = !links.length;
+}
+
+// A seat held in this tab's memory only is lost on a reload: the browser asks first.
+function warnIfUnkept(event) {
+  if (!state.seat || state.seat.kept) return;
+  event.preventDefault();
+  event.returnValue = "";
 }
 
 start();

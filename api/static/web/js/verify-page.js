@@ -89,12 +89,20 @@ async function checkRound() {
   await run(await bytesOf(response), note, `round ${id}`, mine);
 }
 
+/** Why round ``id`` could not be fetched, in words; the service's error code, if any, is
+ * kept in the note's data-code. */
 async function fetchProblem(id, response) {
+  const note = $("fetch-status");
+  delete note.dataset.code;
   if (!response) return "This server could not be reached: check your connection, then try again.";
-  if (response.status === 404) return `This server has no round ${id}: check the round id.`;
   const error = (await response.json().catch(() => null))?.error;
+  note.dataset.code = error?.code ?? String(response.status);
+  if (response.status === 404) return `This server has no round ${id}: check the round id.`;
   if (error?.code === "round_not_finished") return `Round ${id} is not over yet: it can be checked once it is over.`;
-  return `This server could not give round ${id}${error?.message ? ` (${error.message})` : ""}: try again later.`;
+  if (response.status === 429) return "Too many requests from this browser just now: wait a few seconds, then check again.";
+  if (response.status >= 500) return `This server could not give round ${id} just now: try again in a few seconds.`;
+  const said = error?.message ? `: ${error.message.trim().replace(/[.\s]+$/, "")}` : "";
+  return `This server refused to give round ${id}${said}. Check the round id, or try again later.`;
 }
 
 /** GET /v1/keys: {"keys": [{key_id, public_key_pem, current}], "log": {origin, verifier_key},
@@ -157,6 +165,7 @@ async function run(input, note, name = "", mine = ++latest) {
 
 function clearResult() {
   $("result").hidden = true;
+  delete $("fetch-status").dataset.code;
   $("story").hidden = true;
   $("quorum-status").textContent = "";
   delete $("result").dataset.ms;
@@ -186,6 +195,7 @@ function show(result, server, witnessed = false) {
   const bundle = result.bundles?.length === 1 && result.verdict !== "unusable" ? result.bundles[0] : null;
   renderStory(bundle ? explain(bundle.story) : null, result.verdict === "valid", witnessed);
   box.scrollIntoView({ block: "start" });
+  box.focus({ preventScroll: true }); // a keyboard or screen reader goes on from the verdict
 }
 
 /** One sentence for a newcomer: what the verdict means here, in plain words. */

@@ -47,3 +47,4 @@ export {
 } from "./pinned.js";
 export { explain, whoWon } from "./explain.js";
 export { totoTotal } from "./games/toto21/hands.js";
+export { best as kvitlachBest } from "./games/kvitlach/hands.js";
