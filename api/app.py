@@ -83,7 +83,7 @@ def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask
     _install_error_handlers(app)
     counted = metrics.install(app, service, config.metrics_token)  # first: it times requests
     app.extensions["fairdeal.metrics"] = counted
-    limits.install(app, config.rate_limit)
+    limits.install(app, config)
     app.before_request(_check_path_ids)
     app.before_request(_check_json_body)
     witnesses = witness_list(config.witnesses)

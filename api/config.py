@@ -31,6 +31,9 @@ class Config:
     export_page: int = 200
     log_format: str = "text"  # or "json": one object a line
     rate_limit: str = "30/minute"  # creating or joining a table, per client address; "0" or "": off
+    # Where the rate limit's counts are kept: this process's memory, or a Redis every process
+    # of the deployment shares (redis://host:port/db).
+    rate_limit_storage: str = "memory://"
     metrics_token: str = ""  # empty: /metrics is public; else it needs Authorization: Bearer
     # Witnesses that cosign each new checkpoint: "URL VKEY" entries separated by commas.
     witnesses: str = ""
@@ -70,6 +73,12 @@ class Config:
         if not 1 <= self.witness_timeout_s <= 60:
             raise ConfigError("FAIRDEAL_WITNESS_TIMEOUT_S must be 1..60")
         witness_list(self.witnesses)
+        scheme = urlsplit(self.rate_limit_storage).scheme  # the URL itself may hold a password
+        if scheme not in RATE_LIMIT_STORES:
+            raise ConfigError(
+                f"FAIRDEAL_RATE_LIMIT_STORAGE must be memory:// or a Redis URL such as "
+                f"redis://127.0.0.1:6379/0, not a {scheme or 'scheme-less'} URL"
+            )
         if self.key_file and self.log_origin == PLACEHOLDER_ORIGIN:
             raise ConfigError(
                 f"FAIRDEAL_LOG_ORIGIN is still the placeholder {PLACEHOLDER_ORIGIN!r}, which "
@@ -111,8 +120,11 @@ def witness_list(text: str) -> tuple[WitnessConfig, ...]:
 
 
 LOG_FORMATS = ("text", "json")
+RATE_LIMIT_STORES = ("memory", "redis", "rediss", "redis+unix")
 PLACEHOLDER_ORIGIN = Config.log_origin
 PREFIX = "FAIRDEAL_"
+# prometheus-client's own variable: the folder of its multiprocess mode (metrics.py).
+MULTIPROCESS_METRICS = "PROMETHEUS_MULTIPROC_DIR"
 # Read elsewhere, not by Config: the test suite's PostgreSQL server and its long runs.
 OTHER_KNOWN = frozenset({"FAIRDEAL_TEST_POSTGRES_URL", "FAIRDEAL_SLOW"})
 

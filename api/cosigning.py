@@ -251,6 +251,9 @@ class _WitnessLoop(threading.Thread):
             if answer.status == 200:
                 self._keep(latest, answer.text)
                 return
+            if answer.status == 503:  # busy a moment (its database locked): not a refusal
+                self._failed("busy", answer.text.strip()[:200], logging.WARNING)
+                return
             at = self._size_in(answer) if answer.status == 409 else None
             if at is None or at == old:
                 self._refused(str(answer.status), answer.text.strip()[:200])

@@ -1,35 +1,50 @@
 """Rate limits on the writes anyone may send without a token: creating and joining a table.
 
 One limit (``FAIRDEAL_RATE_LIMIT``, e.g. ``30/minute``) per client address, shared by both
-endpoints, counted by flask-limiter in this process's memory: each worker process counts its
-own, and a restart forgets. A request over the limit is answered 429 ``rate_limited`` in the
-one error body, with ``Retry-After``.
+endpoints, counted by flask-limiter where ``FAIRDEAL_RATE_LIMIT_STORAGE`` says: this process's
+memory (``memory://``, the default: each worker process counts its own, and a restart forgets),
+or a Redis that every process of the deployment shares (``redis://host:port/db``), its keys
+prefixed with the log's origin so that deployments sharing one Redis keep apart. While that
+Redis does not answer, each process counts in its own memory and asks it again now and then.
+A request over the limit is answered 429 ``rate_limited`` in the one error body, with
+``Retry-After``.
 """
 
+import importlib.util
+import logging
 import math
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import parse_many
+from limits.errors import ConfigurationError
 
-from fairdeal.api.config import ConfigError
+from fairdeal.api.config import Config, ConfigError
 from fairdeal.api.errors import RateLimitedError
 
 LIMITED_ENDPOINTS = ("tables.create_table", "tables.join_table")
 SHARED_SCOPE = "unauthenticated-writes"
 OFF = ("", "0")
+REDIS_EXTRA = "pip install 'fairdeal[redis]'"
+# A Redis that does not answer costs a request at most this long, once: its process then
+# counts in memory, and asks the Redis again after 1, 2, 4 ... 32 s (flask-limiter's backoff).
+REDIS_TIMEOUT_S = 1.0
+log = logging.getLogger("fairdeal")
 
 
-def install(app: Flask, rate: str) -> Limiter | None:
-    """Limit ``LIMITED_ENDPOINTS`` to ``rate`` per client address; ``"0"`` or ``""``: no limit."""
+def install(app: Flask, config: Config) -> Limiter | None:
+    """Limit ``LIMITED_ENDPOINTS`` to ``config.rate_limit`` per client address; ``"0"`` or
+    ``""``: no limit."""
+    rate = config.rate_limit
     if rate.strip() in OFF:
         return None
     _check(rate)
-    limiter = Limiter(get_remote_address, app=app, storage_uri="memory://")
+    limiter = _limiter(app, config.rate_limit_storage, config.log_origin)
     shared = limiter.shared_limit(rate, scope=SHARED_SCOPE)
     for endpoint in LIMITED_ENDPOINTS:
         # This app's view only: the limiter checks decorated views in their wrapper.
@@ -53,6 +68,47 @@ def _check(rate: str) -> None:
         parse_many(rate)
     except ValueError as e:
         raise ConfigError(f"FAIRDEAL_RATE_LIMIT {rate!r} is not a rate such as 30/minute") from e
+
+
+def _limiter(app: Flask, storage: str, origin: str) -> Limiter:
+    """flask-limiter on ``storage`` (Config has checked its scheme); ConfigError if it is not
+    a URL that storage takes. Said at start if the storage does not answer."""
+    is_redis = urlsplit(storage).scheme != "memory"
+    if is_redis and not _redis_installed():
+        raise ConfigError(f"FAIRDEAL_RATE_LIMIT_STORAGE is a Redis URL: {REDIS_EXTRA}")
+    try:
+        limiter = Limiter(
+            get_remote_address,
+            app=app,
+            storage_uri=storage,
+            storage_options=_redis_options() if is_redis else {},
+            key_prefix=origin,
+            in_memory_fallback_enabled=True,
+        )
+    except (ConfigurationError, ValueError) as e:  # never the URL itself: it may hold a password
+        raise ConfigError(f"FAIRDEAL_RATE_LIMIT_STORAGE is not a usable URL: {e}") from None
+    if not limiter.storage.check():
+        log.warning(
+            "FAIRDEAL_RATE_LIMIT_STORAGE does not answer: each process counts in its own memory "
+            "until it does"
+        )
+    return limiter
+
+
+def _redis_installed() -> bool:
+    return importlib.util.find_spec("redis") is not None
+
+
+def _redis_options() -> dict[str, Any]:
+    """Fail fast rather than retry: a request waits on the Redis at most REDIS_TIMEOUT_S."""
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    return {
+        "socket_connect_timeout": REDIS_TIMEOUT_S,
+        "socket_timeout": REDIS_TIMEOUT_S,
+        "retry": Retry(NoBackoff(), 0),
+    }
 
 
 def _seconds_to_reset(limiter: Limiter) -> int:

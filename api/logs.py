@@ -1,9 +1,10 @@
 """The service's logs: plain text, or one JSON object a line (``FAIRDEAL_LOG_FORMAT=json``).
 
 Both carry the request's fields where one is being answered (method, path, client), and neither
-carries terminal colour codes unless the stream is a terminal: werkzeug's development server
-colours its request lines (``WSGIRequestHandler.log_request``), so ``RequestLogHandler`` logs
-them plainly, with their fields, and the formatters strip any colour code left in a message.
+carries terminal colour codes unless the stream is a terminal: the formatters strip any colour
+code in a message (werkzeug's development server, which the tests and ``fairdeal demo`` run,
+colours its lines). The server's access lines, one a request on ``ACCESS_LOGGER`` with the
+request's fields and its status and bytes, are written by ``serving.AccessLogger``.
 """
 
 import json
@@ -14,7 +15,6 @@ from datetime import UTC, datetime
 from typing import IO, Any
 
 from flask import has_request_context, request
-from werkzeug.serving import WSGIRequestHandler
 
 ACCESS_LOGGER = "fairdeal.access"
 REQUEST_FIELDS = ("method", "path", "client", "status", "bytes")
@@ -80,7 +80,7 @@ class TextFormatter(logging.Formatter):
 
 
 def configure(log_format: str, stream: IO[str] | None = None) -> logging.Handler:
-    """Send every log record (the service's, werkzeug's, gunicorn's root) to ``stream``
+    """Send every log record (the service's, werkzeug's, gunicorn's) to ``stream``
     (stderr) in ``log_format``, replacing the root logger's handlers; returns the handler."""
     stream = stream or sys.stderr
     handler = logging.StreamHandler(stream)
@@ -107,23 +107,3 @@ def _is_terminal(stream: IO[str]) -> bool:
 
 def _utc_iso(created: float) -> str:
     return datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds")
-
-
-class RequestLogHandler(WSGIRequestHandler):
-    """werkzeug's request handler, its request line logged without colour, with its fields."""
-
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        path = getattr(self, "path", "")
-        logging.getLogger(ACCESS_LOGGER).info(
-            '"%s" %s %s',
-            self.requestline.translate(self._control_char_table),
-            code,
-            size,
-            extra={
-                "method": getattr(self, "command", ""),
-                "path": path.partition("?")[0],
-                "client": self.address_string(),
-                "status": code,
-                "bytes": size,
-            },
-        )

@@ -1,11 +1,17 @@
 """Prometheus metrics at ``/metrics``, in a registry of each app's own (tests run several).
 
-Counted in this process: requests by route template and status, their latency, rounds opened
-and finished, failed sweeps. Read from the database at each scrape: the log's size (its
-latest checkpoint) and how far the sweeper is behind the earliest deadline that has passed.
-Several worker processes (gunicorn -w N) each count their own; the scrape reaches one.
+Counted by the service's processes: requests by route template and status, their latency,
+rounds opened and finished, failed sweeps. Read from the database at each scrape: the log's size
+(its latest checkpoint) and how far the sweeper is behind the earliest deadline that has passed.
+
+One process counts in its memory. Several (gunicorn's workers) count in prometheus-client's
+multiprocess mode: with ``PROMETHEUS_MULTIPROC_DIR`` set before prometheus-client is first
+imported (``fairdeal serve`` sets it), each process writes its counts to files in that folder,
+and a scrape, whichever worker answers it, adds up every process's files, those of workers
+that have since exited included.
 """
 
+import os
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -13,8 +19,10 @@ from typing import Any
 from flask import Flask, Response, g, request
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
+from fairdeal.api.config import MULTIPROCESS_METRICS, ConfigError
 from fairdeal.api.errors import OperatorOnlyError, UnauthorizedError
 from fairdeal.api.service import Service
 from fairdeal.api.storage import StorageError
@@ -29,10 +37,22 @@ METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 OTHER_METHOD = "other"
 
 
+def multiprocess_dir() -> str | None:
+    """The folder of multiprocess mode, if it is on; ConfigError if it is not a folder."""
+    folder = os.environ.get(MULTIPROCESS_METRICS)
+    if folder is None:
+        return None
+    if not os.path.isdir(folder):
+        raise ConfigError(f"{MULTIPROCESS_METRICS} {folder!r} is not a folder")
+    return folder
+
+
 class Metrics:
-    """The app's registry and the metrics this process counts."""
+    """The metrics this process counts, in a registry of the app's own; and what a scrape
+    reads (``scraped``): that registry, or, in multiprocess mode, every process's counts."""
 
     def __init__(self, service: Service) -> None:
+        folder = multiprocess_dir()  # first: in multiprocess mode, counting writes there
         self.registry = CollectorRegistry(auto_describe=True)
         self.requests = Counter(
             "fairdeal_http_requests",
@@ -70,7 +90,11 @@ class Metrics:
             ["witness", "reason"],
             registry=self.registry,
         )
-        self.registry.register(_DatabaseGauges(service))
+        self.scraped = self.registry
+        if folder is not None:
+            self.scraped = CollectorRegistry()
+            MultiProcessCollector(self.scraped, folder)  # type: ignore[no-untyped-call]
+        self.scraped.register(_DatabaseGauges(service))
         for stage in ROUND_EVENTS.values():
             self.rounds.labels(stage)
         service.on_event_stored = self.count_round
@@ -81,7 +105,7 @@ class Metrics:
             self.rounds.labels(stage).inc()
 
     def exposition(self) -> bytes:
-        return generate_latest(self.registry)
+        return generate_latest(self.scraped)
 
 
 class _DatabaseGauges(Collector):

@@ -1,37 +1,67 @@
 """``fairdeal serve``, ``fairdeal demo`` and ``fairdeal witness``: the commands that need the
-server extra."""
+server extra.
+
+``serve`` runs the service under gunicorn (``serving.py``), in worker processes that share the
+database, the rate limit's store (if it is Redis) and, in prometheus-client's multiprocess mode,
+the metrics. That mode must be chosen before prometheus-client is first imported, so the app's
+modules are imported only once it is.
+"""
 
 import argparse
 import logging
+import os
 import sys
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from werkzeug.serving import run_simple
-
-from fairdeal.api import logs
-from fairdeal.api.app import create_app
-from fairdeal.api.config import Config, ConfigError, unknown_variables
+from fairdeal.api import logs, private_files
+from fairdeal.api.config import MULTIPROCESS_METRICS, Config, ConfigError, unknown_variables
 from fairdeal.api.storage import StorageError
 from fairdeal.api.witness.command import add_command as add_witness_command
 from fairdeal.errors import FairdealError
 
 USAGE_ERROR = 2
+METRICS_FOLDER = "metrics"  # in the instance folder, unless PROMETHEUS_MULTIPROC_DIR says
+log = logging.getLogger("fairdeal")
 
 
 def add_commands(commands: Any) -> None:
     serve = commands.add_parser(
         "serve",
         help="run the dealing service",
-        description="Run the service. Without FAIRDEAL_DATABASE_URL it keeps a SQLite file and a "
+        description="Run the service under gunicorn, in worker processes that answer on "
+        "threads of their own. Without FAIRDEAL_DATABASE_URL it keeps a SQLite file and a "
         "development signing key in the instance folder (FAIRDEAL_INSTANCE_PATH, default "
-        "./instance).",
+        "./instance), and its metrics' files in the instance folder's metrics/ (unless "
+        "PROMETHEUS_MULTIPROC_DIR names another folder). SIGTERM stops it gracefully.",
     )
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)"
     )
     serve.add_argument(
         "--port", type=_port, default=8000, help="TCP port, 1 to 65535 (default: 8000)"
+    )
+    serve.add_argument(
+        "--workers",
+        type=_count(1, 64),
+        default=2,
+        help="worker processes, 1 to 64 (default: 2)",
+    )
+    serve.add_argument(
+        "--threads",
+        type=_count(1, 256),
+        default=8,
+        help="threads answering requests in each worker, 1 to 256 (default: 8)",
+    )
+    serve.add_argument(
+        "--timeout",
+        type=_count(1, 3600),
+        default=30,
+        metavar="SECONDS",
+        help="a request body that stops coming for this long is answered 408, and a worker "
+        "silent for this long is restarted; 1 to 3600 (default: 30)",
     )
     serve.set_defaults(run=run_serve)
     add_witness_command(commands, _port)
@@ -62,24 +92,56 @@ def _port(text: str) -> int:
     return port
 
 
+def _count(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError("not an integer") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {low} to {high}")
+        return value
+
+    return parse
+
+
 def run_serve(args: argparse.Namespace) -> int:
     logs.configure("text")  # until the configuration says which
     try:
         config = Config.from_env()
         logs.configure(config.log_format)
         for line in unknown_variables():
-            logging.getLogger("fairdeal").warning("%s", line)
-        app = create_app(config)
+            log.warning("%s", line)
+        _multiprocess_metrics(config)
+        from fairdeal.api.app import close_app, create_app  # now: it imports prometheus-client
+
+        # Everything checked, the key and the schema made, once, before any worker starts.
+        close_app(create_app(replace(config, sweep_interval_s=0, witnesses="")))
     except (ConfigError, FairdealError, OSError, StorageError) as e:
         raise SystemExit(f"fairdeal: error: {e}") from None
-    logging.getLogger("fairdeal").info(
-        "fairdeal on http://%s:%d (storage: %s)",
-        args.host,
-        args.port,
-        "PostgreSQL" if config.database_url.startswith("postgres") else config.store_url,
-    )
-    run_simple(args.host, args.port, app, threaded=True, request_handler=logs.RequestLogHandler)
+    try:
+        from fairdeal.api import serving
+    except ModuleNotFoundError as e:  # on Windows
+        raise SystemExit(f"fairdeal: error: {e}") from None
+    options = serving.ServerOptions(args.host, args.port, args.workers, args.threads, args.timeout)
+    storage = "PostgreSQL" if config.database_url.startswith("postgres") else config.store_url
+
+    def ready() -> None:  # said once the port is bound
+        log.info("fairdeal on http://%s (storage: %s)", options.bind, storage)
+
+    serving.run(lambda: create_app(config), options, ready=ready, unload=close_app)
     return 0
+
+
+def _multiprocess_metrics(config: Config) -> None:
+    """Turn on prometheus-client's multiprocess mode, so that a scrape sees every worker: in
+    PROMETHEUS_MULTIPROC_DIR if set, else the instance folder's metrics/; the files of an
+    earlier run there are removed (counters start again at 0, as at any restart)."""
+    folder = Path(os.environ.get(MULTIPROCESS_METRICS) or config.instance_path / METRICS_FOLDER)
+    private_files.make_folder(folder)
+    for old in folder.glob("*.db"):
+        old.unlink()
+    os.environ[MULTIPROCESS_METRICS] = str(folder.absolute())
 
 
 def run_demo_command(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ the reliability tests check every receipt afterwards.
 """
 
 import argparse
+import contextlib
 import os
 import random
 import signal
@@ -73,8 +74,14 @@ class Process:
     def start(self, timeout: float = 30.0) -> "Process":
         sink = self.log.open("ab") if self.log else subprocess.DEVNULL
         try:
+            # A process group of its own: under gunicorn, the server is a master and workers.
             self.process = subprocess.Popen(
-                self.argv, cwd=ROOT, env=self.env, stdout=sink, stderr=sink
+                self.argv,
+                cwd=ROOT,
+                env=self.env,
+                stdout=sink,
+                stderr=sink,
+                start_new_session=True,
             )
         finally:
             if self.log:
@@ -90,11 +97,24 @@ class Process:
         raise RuntimeError(f"{self.argv} did not answer on port {self.port}")
 
     def kill(self) -> None:
-        """SIGKILL: no clean-up, no flush; what was committed must be all that counts."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
+        """SIGKILL to every process of the server: no clean-up, no flush; what was committed
+        must be all that counts."""
+        if self.process is not None and self.process.returncode is None:  # its group is ours
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
         if self.process is not None:
             self.process.wait(timeout=30)
+
+    def pids(self) -> list[int]:
+        """The server's processes (its process group): under gunicorn, its master and its
+        workers, which answer the requests."""
+        assert self.process is not None
+        found = []
+        for entry in Path("/proc").iterdir():  # Linux
+            with contextlib.suppress(ValueError, ProcessLookupError):
+                if os.getpgid(int(entry.name)) == self.process.pid:
+                    found.append(int(entry.name))
+        return found
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -118,7 +138,7 @@ def bench_server(
 
 
 def serve(which: str, port: int, folder: str, database_url: str, **settings: str) -> None:
-    """Run one app on loopback with werkzeug's threaded server (``fairdeal serve``'s)."""
+    """Run one app on loopback with werkzeug's threaded server (the tests' in-process one)."""
     from werkzeug.serving import make_server
 
     # A thread that waits on fsync while holding the database lock should get the GIL back

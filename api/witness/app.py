@@ -1,5 +1,6 @@
 """The witness's HTTP face: ``POST /add-checkpoint`` as C2SP tlog-witness says, and ``GET /``,
-its state as JSON. Every refusal is plain text, one line; never a traceback."""
+its state as JSON. Every refusal is plain text, one line; never a traceback. A database locked
+past its busy timeout is 503 with ``Retry-After``: the log sends the checkpoint again later."""
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -17,7 +18,10 @@ from fairdeal.witnessing import (
     tlog_size_body,
 )
 
+from .store import StoreBusyError
 from .witness import Witness, posix_seconds
+
+RETRY_AFTER_S = 1  # what a 503 asks the log to wait before sending the request again
 
 _views = Blueprint("witness", __name__)
 
@@ -35,6 +39,7 @@ def create_witness_app(
     app.extensions["witness"] = Witness.open(state_dir, logs, name, clock)
     app.register_blueprint(_views)
     app.register_error_handler(HTTPException, _plain_http_error)
+    app.register_error_handler(StoreBusyError, _busy)
     return app
 
 
@@ -65,6 +70,14 @@ def _plain_http_error(e: HTTPException) -> WerkzeugResponse:
     response.set_data(f"{e.name}\n")
     response.mimetype = "text/plain"
     return response
+
+
+def _busy(e: StoreBusyError) -> Response:
+    """A lock held past the busy timeout: nothing was cosigned, try again (as the service's
+    own 503s)."""
+    answer = _plain(503, str(e))
+    answer.headers["Retry-After"] = str(RETRY_AFTER_S)
+    return answer
 
 
 def _plain(status: int, reason: str) -> Response:

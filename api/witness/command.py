@@ -6,14 +6,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from werkzeug.serving import make_server
-
 from fairdeal.api import logs
 from fairdeal.errors import FairdealError
 from fairdeal.note import NoteError, NoteVerifier
 
 from .app import create_witness_app
 from .keyfile import DEFAULT_NAME, KeyNameError, load_cosigner
+from .store import StoreBusyError
 
 USAGE_ERROR = 2
 DEFAULT_PORT = 8100
@@ -90,18 +89,24 @@ def run_witness(args: argparse.Namespace) -> int:
         app = create_witness_app(args.state, args.log, name=args.name)
     except KeyNameError as e:
         return _usage_error(f"--name: {e}")
-    except (FairdealError, OSError) as e:
+    except (FairdealError, OSError, StoreBusyError) as e:
         raise SystemExit(f"fairdeal witness: error: {e}") from None
     cosigner = app.extensions["witness"].cosigner
     log.info("witness key %s", cosigner.verifier_key())
     for verifier in args.log:
         log.info("witnessing %s", verifier.key_string())
-    server = make_server(
-        args.host, args.port, app, threaded=True, request_handler=logs.RequestLogHandler
-    )
-    # Said once the port is bound, so that a reader of the log may send requests at once.
-    log.info("witness on http://%s:%d/add-checkpoint", args.host, args.port)
-    server.serve_forever()
+    try:
+        from fairdeal.api import serving  # gunicorn, as fairdeal serve
+    except ModuleNotFoundError as e:  # on Windows
+        raise SystemExit(f"fairdeal witness: error: {e}") from None
+    # One process: its threads take turns at the SQLite file's write lock anyway. Connections
+    # are kept alive between requests (C2SP tlog-witness: a witness SHOULD).
+    options = serving.ServerOptions(args.host, args.port, workers=1)
+
+    def ready() -> None:  # said once the port is bound: a reader of the log may send at once
+        log.info("witness on http://%s/add-checkpoint", options.bind)
+
+    serving.run(lambda: app, options, ready=ready)
     return 0
 
 

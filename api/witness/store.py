@@ -34,6 +34,11 @@ CREATE TABLE IF NOT EXISTS refused (
 """
 
 
+class StoreBusyError(Exception):
+    """The SQLite file stayed locked (by another process, a backup) past the busy timeout:
+    nothing was done, and the same request may succeed later."""
+
+
 @dataclass(frozen=True)
 class Cosigned:
     """A checkpoint the witness cosigned: the note it was sent, its cosignature line, when."""
@@ -67,11 +72,16 @@ class WitnessStore:
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         # A connection per use: requests come on many threads, and each use is short.
-        db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
         try:
-            yield db
-        finally:
-            db.close()
+            db = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+            try:
+                yield db
+            finally:
+                db.close()
+        except sqlite3.OperationalError as e:
+            if e.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                raise StoreBusyError(f"the witness's database is busy: {e}") from e
+            raise
 
     def advance(self, origin: str, cosign: Callable[[TreeHead | None], Cosigned]) -> Cosigned:
         """Read the latest record of ``origin``, let ``cosign`` decide on it, and store what it

@@ -55,9 +55,9 @@ class _QuietHandler(WSGIRequestHandler):
 class PooledWSGIServer(BaseWSGIServer):
     """Concurrent requests on a fixed pool of threads, as production WSGI servers run them.
 
-    Werkzeug's threaded server (what ``fairdeal serve`` runs) starts a thread per request,
-    and the PostgreSQL store keeps a connection per thread until the store is closed, so
-    it runs out of connections after about a hundred requests (see
+    Werkzeug's threaded server (what ``fairdeal serve`` ran before gunicorn) starts a thread
+    per request, and the PostgreSQL store keeps a connection per thread until the store is
+    closed, so it runs out of connections after about a hundred requests (see
     test_concurrency.py). A pool keeps one connection per worker.
     """
 

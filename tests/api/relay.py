@@ -3,7 +3,7 @@ PostgreSQL one of test_database_loss.py too), and ``Relay``, between a client an
 which sees every HTTP request go by.
 
 It keeps the client's connection alive as a reverse proxy in front of the service would
-(werkzeug, which ``fairdeal serve`` and the tests run, closes its connection after every
+(werkzeug's server, which the tests run, closes its connection after every
 answer): each request goes to the service on a connection of its own, and its answer comes
 back without the service's ``Connection: close``. It counts the connections it accepts,
 keeps each request's line and headers, and on demand loses the answer to a request (the

@@ -56,14 +56,22 @@ def witness(
     port: int = 0,
     gate: threading.Event | None = None,
     clock: Callable[[], int] = lambda: WITNESS_TIME,
+    busy: int = 0,
 ) -> Iterator[RunningWitness]:
-    """A witness of ``log`` on loopback; with ``gate``, each request waits until it is set."""
+    """A witness of ``log`` on loopback; with ``gate``, each request waits until it is set;
+    the first ``busy`` requests are answered 503, as a witness whose database is locked."""
     app = create_witness_app(folder, [log], name=name, clock=clock)
     wsgi: Callable[..., Any] = app
-    if gate is not None:
+    refusals = [busy]
+    if gate is not None or busy:
 
         def wsgi(environ: Any, start_response: Any) -> Any:
-            gate.wait()
+            if gate is not None:
+                gate.wait()
+            if refusals[0] > 0:
+                refusals[0] -= 1
+                start_response("503 Service Unavailable", [("Retry-After", "1")])
+                return [b"the witness's database is locked: try again\n"]
             return app(environ, start_response)
 
     http: BaseWSGIServer = make_server(
@@ -245,6 +253,27 @@ def test_a_witness_whose_clock_runs_behind_is_asked_again_until_it_has_passed_th
         bundle = raw(server.url, "GET", f"/v1/rounds/{round_id}/bundle").json
         assert set(cosigners(bundle["log"]["checkpoint"], w1)) == {"w1.test/witness"}
         assert verify(bundle, tmp_path, log, *required) == (0, "")
+
+
+def test_a_busy_witness_is_asked_again_and_not_taken_for_a_refusal(
+    tmp_path: Path, key_file: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    log = log_key(key_file)
+    with (
+        witness(tmp_path / "w1", "w1.test/witness", log, busy=1) as w1,
+        serving(
+            tmp_path / "service", key_file=str(key_file), log_origin=ORIGIN, witnesses=entries(w1)
+        ) as server,
+    ):
+        (round_id,) = play_rounds(server, 1, seed=7)
+        flush(server)
+        metrics = raw(server.url, "GET", "/metrics").text
+        assert 'reason="busy",witness="w1.test/witness"' in metrics
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        flush(server)
+        flush(server)  # after the first backoff, 1 s
+        bundle = raw(server.url, "GET", f"/v1/rounds/{round_id}/bundle").json
+        assert set(cosigners(bundle["log"]["checkpoint"], w1)) == {"w1.test/witness"}
 
 
 def test_a_cosignature_of_time_0_is_never_kept(tmp_path: Path, key_file: Path) -> None:

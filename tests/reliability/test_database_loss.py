@@ -243,15 +243,17 @@ def test_finding_16_terminated_postgres_connections_answer_503_not_500(
 
 @contextmanager
 def writes_refused(process: Process) -> Iterator[None]:
-    """Every write of the running process to any file fails (EFBIG) until the block ends."""
-    assert process.process is not None
-    pid = process.process.pid
-    limits = resource.prlimit(pid, resource.RLIMIT_FSIZE)
-    resource.prlimit(pid, resource.RLIMIT_FSIZE, (0, limits[1]))
+    """Every write of the running service's processes (gunicorn's master and workers) to any
+    file fails (EFBIG) until the block ends."""
+    pids = process.pids()
+    limits = {pid: resource.prlimit(pid, resource.RLIMIT_FSIZE) for pid in pids}
+    for pid, (_, hard) in limits.items():
+        resource.prlimit(pid, resource.RLIMIT_FSIZE, (0, hard))
     try:
         yield
     finally:
-        resource.prlimit(pid, resource.RLIMIT_FSIZE, limits)
+        for pid, limit in limits.items():
+            resource.prlimit(pid, resource.RLIMIT_FSIZE, limit)
 
 
 def test_finding_16_sqlite_refusing_writes_answers_503_then_recovers(tmp_path: Path) -> None:

@@ -1,10 +1,12 @@
 """``fairdeal witness`` run as a real process: its key printed, its refusals in one line, and
-a witness started that cosigns over HTTP."""
+a witness started that cosigns over HTTP, two checkpoints over one kept-alive connection."""
 
 import http.client
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -73,8 +75,10 @@ def test_a_name_other_than_the_key_s_is_a_usage_error(tmp_path: Path) -> None:
     assert f"is named {DEFAULT_NAME}, not witness.test/other" in done.stderr
 
 
-def test_the_witness_says_its_key_and_its_logs_then_cosigns(tmp_path: Path) -> None:
-    log = Log.new().grow(3)
+@contextmanager
+def witness_process(tmp_path: Path, log: Log) -> Iterator[tuple[int, list[str]]]:
+    """``fairdeal witness`` witnessing ``log``, once it says it listens: its port, and the
+    lines it logged until then."""
     with socket.socket() as probe:  # a port free now, for the witness to listen on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -87,14 +91,46 @@ def test_the_witness_says_its_key_and_its_logs_then_cosigns(tmp_path: Path) -> N
     ) as process:
         assert process.stderr is not None
         try:
-            started = [process.stderr.readline() for _ in range(3)]
-            assert "witness key witness.example/w1+" in started[0]
-            assert f"witnessing {log.verifier.key_string()}" in started[1]
-            assert f"http://127.0.0.1:{port}/add-checkpoint" in started[2]
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            connection.request("POST", "/add-checkpoint", body=log.request(0))
-            answer = connection.getresponse()
-            assert answer.status == 200 and answer.read().startswith("\u2014 ".encode())
+            started = [process.stderr.readline()]
+            while "/add-checkpoint" not in started[-1] and len(started) < 20:
+                started.append(process.stderr.readline())
+            yield port, started
         finally:
             process.terminate()
             process.wait(timeout=30)
+
+
+def test_the_witness_says_its_key_and_its_logs_then_cosigns(tmp_path: Path) -> None:
+    log = Log.new().grow(3)
+    with witness_process(tmp_path, log) as (port, started):
+        assert "witness key witness.example/w1+" in started[0]
+        assert f"witnessing {log.verifier.key_string()}" in started[1]
+        assert f"witness on http://127.0.0.1:{port}/add-checkpoint" in started[-1]
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("POST", "/add-checkpoint", body=log.request(0))
+        answer = connection.getresponse()
+        assert answer.status == 200 and answer.read().startswith("\u2014 ".encode())
+
+
+def test_the_witness_keeps_a_connection_alive_for_the_next_checkpoint(tmp_path: Path) -> None:
+    """C2SP tlog-witness: a witness SHOULD support HTTP keep-alive. Two checkpoints over one
+    HTTP/1.1 connection (http.client would open a new one, silently, had the first answer
+    closed it: the connection's local port tells)."""
+    log = Log.new().grow(3)
+    with witness_process(tmp_path, log) as (port, _):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        try:
+            connection.request("POST", "/add-checkpoint", body=log.request(0))
+            first = connection.getresponse()
+            assert first.status == 200, first.read()
+            first.read()
+            assert not first.will_close and first.getheader("Connection") != "close"
+            assert connection.sock is not None
+            local = connection.sock.getsockname()
+            log.grow(2)
+            connection.request("POST", "/add-checkpoint", body=log.request(3))
+            second = connection.getresponse()
+            assert second.status == 200 and second.read().startswith("\u2014 ".encode())
+            assert connection.sock is not None and connection.sock.getsockname() == local
+        finally:
+            connection.close()

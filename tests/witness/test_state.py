@@ -1,9 +1,11 @@
-"""What the witness keeps: its record never rolled back under concurrent requests, its key and
-state across a restart, both in files for its own user alone."""
+"""What the witness keeps: its record never rolled back under concurrent requests, nor touched
+while another process holds its database (503), its key and state across a restart, both in
+files for its own user alone."""
 
 import os
 import random
 import re
+import sqlite3
 import stat
 import threading
 from collections.abc import Iterator
@@ -13,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from fairdeal.api.private_files import TooOpenError
+from fairdeal.api.witness import store
 from fairdeal.api.witness.app import create_witness_app
 from fairdeal.api.witness.keyfile import KEY_FILE, KeyNameError
 from fairdeal.api.witness.store import DATABASE_FILE
@@ -77,6 +80,28 @@ def test_a_restarted_witness_keeps_its_key_and_what_it_cosigned(tmp_path: Path, 
         assert second.verifier_key == first.verifier_key
         stale = second.add_checkpoint(log.request(0))
         assert (stale.status, stale.text) == (409, "5\n")
+
+
+def test_a_database_locked_past_the_busy_timeout_is_503_with_retry_after_and_nothing_done(
+    tmp_path: Path, log: Log, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process holding the witness's write lock (a backup, a second witness process on
+    one folder): the request is answered as the service answers its own, not a 500."""
+    monkeypatch.setattr(store, "_BUSY_TIMEOUT_S", 0.01)  # the wait for the lock, not a sleep
+    log.grow(3)
+    with running_witness(tmp_path / "w", [log.verifier]) as witness:
+        holder = sqlite3.connect(tmp_path / "w" / DATABASE_FILE, isolation_level=None)
+        try:
+            holder.execute("BEGIN IMMEDIATE")
+            busy = witness.add_checkpoint(log.request(0))
+            holder.execute("ROLLBACK")
+        finally:
+            holder.close()
+        assert (busy.status, busy.headers.get("Retry-After")) == (503, "1")
+        assert busy.content_type.startswith("text/plain") and busy.text.count("\n") == 1
+        assert "busy" in busy.text and "Traceback" not in busy.text
+        assert witness.size_of() is None  # nothing was cosigned
+        assert witness.add_checkpoint(log.request(0)).status == 200  # sent again: cosigned
 
 
 @pytest.fixture
