@@ -32,10 +32,16 @@ CHANCE = 1 / 210
 
 
 def _golden_for_seat_1(server_seed: bytes, round_id: str, seeds: list[str]) -> bool:
-    """Seat 1 is the player and holds two aces (positions 0 and 2)."""
+    """Seat 1 is the player and holds two aces (positions 0 and 2), and the dealer does not
+    (positions 1 and 3: the dealer's two aces would beat the golden point)."""
     deck = round_deck(server_seed, round_id, seeds, DECK_RULES)
     player = 1 - randomness.choose(deck.key, DEALER_PURPOSE, 2)
-    return player == 1 and hands.two_aces([deck.cards[0], deck.cards[2]])
+    cards = deck.cards
+    return (
+        player == 1
+        and hands.two_aces([cards[0], cards[2]])
+        and not hands.two_aces([cards[1], cards[3]])
+    )
 
 
 def _ground_seed(server_seed: bytes, round_id: str, honest_seed: str) -> str:
