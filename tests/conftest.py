@@ -2,9 +2,11 @@
 long runs (marked slow), which run only when asked for."""
 
 import os
+from pathlib import Path
 
 import pytest
 
+BROWSER = Path(__file__).parent / "browser"
 POSTGRES_URL = os.environ.get("FAIRDEAL_TEST_POSTGRES_URL", "postgresql://127.0.0.1:5432/test")
 
 
@@ -23,8 +25,12 @@ def postgres_url() -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The long runs (marked slow) run only when asked for: ``-m slow`` or FAIRDEAL_SLOW=1;
-    their bounded versions run by default."""
+    """The browser tests share one xdist worker (one Chromium at a time, so that their
+    pages are not starved of the CPU). The long runs (marked slow) run only when asked for:
+    ``-m slow`` or FAIRDEAL_SLOW=1; their bounded versions run by default."""
+    for item in items:
+        if BROWSER in item.path.parents:
+            item.add_marker(pytest.mark.xdist_group("browser"))
     if "slow" in (config.getoption("markexpr") or "") or os.environ.get("FAIRDEAL_SLOW"):
         return
     skip = pytest.mark.skip(reason="long run: pytest -m slow, or FAIRDEAL_SLOW=1")

@@ -517,7 +517,10 @@ def _rules_tests(recorder: Recorder) -> None:
         def pytest_runtest_setup(item: pytest.Item) -> None:
             recorder.group = f"rules: {item.nodeid}"
 
-    code = pytest.main(["-q", "-p", "no:cacheprovider", *RULES_TESTS], plugins=[Plugin()])
+    # In this process (-n 0, not the xdist workers of pyproject's addopts): the recorder
+    # hears the rules only here.
+    arguments = ["-q", "-n", "0", "-p", "no:cacheprovider", *RULES_TESTS]
+    code = pytest.main(arguments, plugins=[Plugin()])
     assert code == 0, "the rules' tests fail in Python"
 
 
