@@ -18,12 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from bench import harness
 from fairdeal.api.app import close_app, create_app
 from fairdeal.api.client import FairdealClient
 from fairdeal.api.config import Config
+from fairdeal.keys import private_key_pem
 
 OPERATOR_TOKEN = "operator-secret-for-tests"
 START = 1_767_225_600_000  # 2026-01-01T00:00:00Z in ms
@@ -167,3 +169,12 @@ def postgres_schema(postgres_url: str) -> Iterator[str]:
     """A database URL whose search_path is a fresh schema, dropped afterwards."""
     with harness.postgres_schema(postgres_url, "fairdeal_api_test") as url:
         yield url
+
+
+@pytest.fixture
+def key_file(tmp_path: Path) -> Path:
+    """The operator's signing key, shared by every service of a test (as by a lying one)."""
+    path = tmp_path / "signing.pem"
+    path.write_bytes(private_key_pem(Ed25519PrivateKey.generate()))
+    path.chmod(0o600)
+    return path

@@ -9,18 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from fairdeal.api.config import PLACEHOLDER_ORIGIN, Config, ConfigError
-from fairdeal.keys import private_key_pem
-
-
-@pytest.fixture
-def key_file(tmp_path: Path) -> Path:
-    path = tmp_path / "signing.pem"
-    path.write_bytes(private_key_pem(Ed25519PrivateKey.generate()))
-    path.chmod(0o600)
-    return path
 
 
 def test_a_real_key_with_the_placeholder_origin_is_refused_saying_what_to_set(

@@ -16,13 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from fairdeal.api.cosigning import INTERVAL_S, Schedule
 from fairdeal.api.witness.app import create_witness_app
 from fairdeal.cosignature import CosignatureVerifier, cosignatures
-from fairdeal.keys import load_private_key, private_key_pem
+from fairdeal.keys import load_private_key
 from fairdeal.note import NoteSigner, NoteVerifier
 from fairdeal.verifier.cli import main as verify_main
 from tests.api.bots import play_toto21_round, raw, toto21_table
@@ -88,15 +87,6 @@ def witness(
     finally:
         http.shutdown()
         http.server_close()
-
-
-@pytest.fixture
-def key_file(tmp_path: Path) -> Path:
-    """The operator's signing key, shared by every service of a test (as by a lying one)."""
-    path = tmp_path / "signing.pem"
-    path.write_bytes(private_key_pem(Ed25519PrivateKey.generate()))
-    path.chmod(0o600)
-    return path
 
 
 def log_key(key_file: Path) -> NoteVerifier:
