@@ -168,8 +168,12 @@ def _print(report: Report, story: "Story", as_json: bool) -> None:
             out["explain"] = story
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return
-    what = ", ".join(report.checked) or "nothing"
-    print(f"{report.verdict.upper()}: {what}: {report.rounds} bundle(s), {report.events} event(s)")
+    verdict = report.verdict.upper()
+    if report.checked or report.rounds:
+        what = ", ".join(report.checked) or "nothing"
+        print(f"{verdict}: {what}: {report.rounds} bundle(s), {report.events} event(s)")
+    else:  # nothing was read to count: the finding below says why
+        print(f"{verdict}: nothing was checked")
     for finding in report.findings[:_SHOWN]:
         print("  " + finding.line())
     hidden = len(report.findings) - _SHOWN + report.dropped

@@ -9,6 +9,7 @@ A witness's key (C2SP tlog-cosignature) is its verifier key string
 """
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -51,6 +52,9 @@ class Trust:
         return verifiers
 
 
+_SEAT_KEY = re.compile(r"[0-9a-fA-F]{64}")
+
+
 def load_trust(
     specs: Sequence[str],
     origin: str | None = None,
@@ -76,6 +80,13 @@ def load_trust(
 
 
 def _one_key(spec: str) -> tuple[Ed25519PublicKey, str | None]:
+    if not os.path.exists(spec) and _SEAT_KEY.fullmatch(spec.strip()):
+        reason = (
+            f"{spec.strip()[:16]}… is 64 hex digits, a seat's public key as fairdeal keygen "
+            "prints it: --key takes the operator's key, its PEM file or its "
+            "name+keyid+base64 string (GET /v1/keys)"
+        )
+        raise InputError("input.wrong_format", reason)
     if not os.path.exists(spec) and spec.count("+") >= 2:
         try:
             verifier = NoteVerifier.from_key_string(spec.strip())

@@ -390,3 +390,24 @@ def test_fairdeal_verify_on_dev_zero_ends_unusable(given: str, files: dict[str, 
         )
     assert run.returncode == 2
     assert "input.too_large" in {f["code"] for f in json.loads(run.stdout)["findings"]}
+
+
+def test_an_empty_input_says_nothing_was_checked_and_why(
+    capsys: Any, tmp_path: Path, files: dict[str, str]
+) -> None:
+    (tmp_path / "empty.json").write_bytes(b"")
+    assert main([str(tmp_path / "empty.json"), "--key", files["key"]]) == 2
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "UNUSABLE: nothing was checked"
+    assert "the input is empty" in out and "0 bundle(s)" not in out
+
+
+def test_a_seats_hex_key_given_as_key_says_what_key_is_wanted(
+    capsys: Any, files: dict[str, str]
+) -> None:
+    seat_key = "58e7f5a0" * 8  # 64 hex digits, what fairdeal keygen prints
+    status, report = run(capsys, "--key", seat_key, files["export"])
+    assert status == 2 and codes(report) == {"input.wrong_format"}
+    (finding,) = report["findings"]
+    assert "a seat's public key" in finding["reason"] and "GET /v1/keys" in finding["reason"]
+    assert "No such file" not in finding["reason"]
