@@ -132,7 +132,7 @@ def _player_to_move(state: State, seat: int | None, kind: str) -> Hand:
     if not in_round(state) or play is None or play.phase != PLAYERS or play.turn is None:
         raise OutOfTurnError(f"{kind}: no player's move is awaited")
     if play.turn != seat:
-        raise OutOfTurnError(f"{kind}: it is not this seat's turn")
+        raise OutOfTurnError(f"{kind}: it is seat:{play.turn}'s turn")
     return play.hands[play.turn]
 
 

@@ -78,8 +78,10 @@ def _on_turn(state: State, command: Command) -> Hand:
     game's end does not cut a dealt round short)."""
     current_round(state, command)
     seat, hand = acting_seat(command), state.hand
-    if hand is None or hand.turn != seat:
-        raise OutOfTurnError(f"it is not {command.actor}'s move")
+    if hand is None:
+        raise OutOfTurnError("the round is not dealt yet: its seeds are still coming in")
+    if hand.turn != seat:
+        raise OutOfTurnError(f"it is seat:{hand.turn}'s move, not {command.actor}'s")
     in_time(hand.move_deadline, command.time, "move")
     return hand
 

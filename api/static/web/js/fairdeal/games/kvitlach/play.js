@@ -105,7 +105,7 @@ function playerToMove(state, seat, kind) {
   if (!inRound(state) || play === null || play.phase !== PLAYERS || play.turn === null) {
     throw new OutOfTurnError(`${kind}: no player's move is awaited`);
   }
-  if (play.turn !== seat) throw new OutOfTurnError(`${kind}: it is not this seat's turn`);
+  if (play.turn !== seat) throw new OutOfTurnError(`${kind}: it is seat:${play.turn}'s turn`);
   return play.hands.get(play.turn);
 }
 

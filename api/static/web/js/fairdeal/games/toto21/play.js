@@ -73,7 +73,8 @@ function onTurn(state, cmd) {
   currentRound(state, cmd);
   const seat = actingSeat(cmd);
   const hand = state.hand;
-  if (hand === null || hand.turn !== seat) throw new OutOfTurnError(`it is not ${cmd.actor}'s move`);
+  if (hand === null) throw new OutOfTurnError("the round is not dealt yet: its seeds are still coming in");
+  if (hand.turn !== seat) throw new OutOfTurnError(`it is seat:${hand.turn}'s move, not ${cmd.actor}'s`);
   inTime(hand.move_deadline, cmd.time, "move");
   return hand;
 }

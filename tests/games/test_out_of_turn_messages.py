@@ -1,0 +1,33 @@
+"""A move out of turn says whose move it is, and a move before the deal says the round is not
+dealt yet (it once said "it is not seat:0's move" to a seat before any card was out)."""
+
+import pytest
+
+from fairdeal.errors import OutOfTurnError
+from tests.verifier.helpers import TableDriver, kvitlach_table, toto21_table
+
+
+def _refusal(driver: TableDriver, seat: int, kind: str, data: dict[str, int]) -> str:
+    with pytest.raises(OutOfTurnError) as refused:
+        driver.do(kind, f"seat:{seat}", data, driver.rounds[-1])
+    return str(refused.value)
+
+
+def test_toto21_before_the_deal_and_out_of_turn() -> None:
+    driver = toto21_table("oot", rounds=0)
+    round_id = driver.open_round()
+    assert "not dealt yet" in _refusal(driver, 0, "hit", {})
+    driver.seed(round_id, [0, 1], ["a", "b"])
+    turn = driver.table.state.hand.turn
+    said = _refusal(driver, 1 - turn, "hit", {})
+    assert said == f"it is seat:{turn}'s move, not seat:{1 - turn}'s"
+
+
+def test_kvitlach_out_of_turn_names_the_seat_to_move() -> None:
+    driver = kvitlach_table("koot", rounds=0)
+    round_id = driver.open_round()
+    seats = [s.event for s in driver.log if s.event.type == "round_opened"][-1].data["seats"]
+    driver.seed(round_id, seats, ["s"] * len(seats))
+    play = driver.table.state.play
+    waiting = next(seat for seat in play.order if seat != play.turn)
+    assert _refusal(driver, waiting, "bet", {"amount": 1}) == f"bet: it is seat:{play.turn}'s turn"
