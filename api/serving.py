@@ -138,24 +138,20 @@ class _TimedInput:
         self._stream, self._seconds = stream, seconds
 
     def read(self, size: int | None = -1) -> bytes:
-        try:
-            data: bytes = self._stream.read(size)
-        except TimeoutError:
-            raise self._timeout() from None
-        return data
+        return self._timed(self._stream.read, size)
 
     def readline(self, size: int | None = -1) -> bytes:
-        try:
-            line: bytes = self._stream.readline(size)
-        except TimeoutError:
-            raise self._timeout() from None
-        return line
+        return self._timed(self._stream.readline, size)
 
     def __iter__(self) -> Iterator[bytes]:
         return iter(self.readline, b"")
 
-    def _timeout(self) -> RequestTimeout:
-        return RequestTimeout(f"the request body stopped coming for {self._seconds:g} s")
+    def _timed(self, reading: Callable[[int | None], bytes], size: int | None) -> bytes:
+        try:
+            return reading(size)
+        except TimeoutError:
+            reason = f"the request body stopped coming for {self._seconds:g} s"
+            raise RequestTimeout(reason) from None
 
 
 class AccessLogger(Logger):  # type: ignore[misc]

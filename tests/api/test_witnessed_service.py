@@ -10,7 +10,7 @@ import logging
 import random
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, redirect_stdout
+from contextlib import AbstractContextManager, contextmanager, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -97,6 +97,15 @@ def entries(*witnesses: RunningWitness) -> str:
     return ",".join(f"{w.url} {w.verifier.key_string()}" for w in witnesses)
 
 
+def witnessed_service(
+    folder: Path, key_file: Path, *witnesses: RunningWitness, **settings: Any
+) -> AbstractContextManager[Server]:
+    """The service on ``key_file`` and ORIGIN, sending its checkpoints to ``witnesses``."""
+    return serving(
+        folder, key_file=str(key_file), log_origin=ORIGIN, witnesses=entries(*witnesses), **settings
+    )
+
+
 def flush(server: Server) -> None:
     assert server.app.extensions["fairdeal.collector"].flush(FLUSH_S)
 
@@ -128,12 +137,7 @@ def test_both_witnesses_cosign_the_checkpoint_and_every_bundle_carries_it(
     with (
         witness(tmp_path / "w1", "w1.test/witness", log) as w1,
         witness(tmp_path / "w2", "w2.test/witness", log) as w2,
-        serving(
-            tmp_path / "service",
-            key_file=str(key_file),
-            log_origin=ORIGIN,
-            witnesses=entries(w1, w2),
-        ) as server,
+        witnessed_service(tmp_path / "service", key_file, w1, w2) as server,
     ):
         rounds = play_rounds(server, 3, seed=1)
         flush(server)
@@ -164,13 +168,7 @@ def test_a_witness_that_is_down_or_hangs_never_holds_up_play(
     gate = threading.Event()
     with (
         witness(tmp_path / "w1", "w1.test/witness", log, gate=gate) as hanging,
-        serving(
-            tmp_path / "service",
-            key_file=str(key_file),
-            log_origin=ORIGIN,
-            witnesses=entries(hanging),
-            witness_timeout_s=60,
-        ) as server,
+        witnessed_service(tmp_path / "service", key_file, hanging, witness_timeout_s=60) as server,
     ):
         collector = server.app.extensions["fairdeal.collector"]
         rounds = play_rounds(server, 2, seed=2)  # every request answered while it hangs
@@ -190,9 +188,7 @@ def test_a_witness_down_is_retried_and_caught_up_once_it_answers(
     with witness(tmp_path / "probe", "w1.test/witness", log) as probe:  # its port and key
         port, verifier = int(probe.url.rsplit(":", 1)[1]), probe.verifier
     down = RunningWitness(f"http://127.0.0.1:{port}", verifier, None)
-    with serving(
-        tmp_path / "service", key_file=str(key_file), log_origin=ORIGIN, witnesses=entries(down)
-    ) as server:
+    with witnessed_service(tmp_path / "service", key_file, down) as server:
         play_rounds(server, 1, seed=3)
         flush(server)  # a pass ran: the witness is unreachable
         metrics = raw(server.url, "GET", "/metrics").text
@@ -220,13 +216,7 @@ def test_a_witness_whose_clock_runs_behind_is_asked_again_until_it_has_passed_th
 
     with (
         witness(tmp_path / "w1", "w1.test/witness", log, clock=slow) as w1,
-        serving(
-            tmp_path / "service",
-            key_file=str(key_file),
-            log_origin=ORIGIN,
-            witnesses=entries(w1),
-            clock=service_clock,
-        ) as server,
+        witnessed_service(tmp_path / "service", key_file, w1, clock=service_clock) as server,
     ):
         (round_id,) = play_rounds(server, 1, seed=5)
         flush(server)
@@ -251,9 +241,7 @@ def test_a_busy_witness_is_asked_again_and_not_taken_for_a_refusal(
     log = log_key(key_file)
     with (
         witness(tmp_path / "w1", "w1.test/witness", log, busy=1) as w1,
-        serving(
-            tmp_path / "service", key_file=str(key_file), log_origin=ORIGIN, witnesses=entries(w1)
-        ) as server,
+        witnessed_service(tmp_path / "service", key_file, w1) as server,
     ):
         (round_id,) = play_rounds(server, 1, seed=7)
         flush(server)
@@ -271,9 +259,7 @@ def test_a_cosignature_of_time_0_is_never_kept(tmp_path: Path, key_file: Path) -
     log = log_key(key_file)
     with (
         witness(tmp_path / "w1", "w1.test/witness", log, clock=lambda: 0) as w1,
-        serving(
-            tmp_path / "service", key_file=str(key_file), log_origin=ORIGIN, witnesses=entries(w1)
-        ) as server,
+        witnessed_service(tmp_path / "service", key_file, w1) as server,
     ):
         play_rounds(server, 1, seed=6)
         flush(server)
