@@ -79,6 +79,9 @@ class Draft:
     actor: str
     data: Mapping[str, Any] = field(default_factory=dict)
     round: str | None = None
+    # Data an earlier service logged for the same decision before a rule's wording was
+    # corrected (SPEC 7.19): a replay accepts them too; the service writes only ``data``.
+    earlier: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

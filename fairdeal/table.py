@@ -369,14 +369,21 @@ def _with_data(reason: str, event: Event, draft: Draft) -> str:
 
 def records(event: Event, draft: Draft, data_text: str | None = None) -> bool:
     """Whether a logged event is the draft the rules give: the same type, actor and round,
-    and data equal as JSON text (so true is not 1, as it is in Python). ``data_text`` is
-    the event's data as canonical text when the caller has it (``Event.parse`` gives it),
-    which spares encoding them again."""
+    and data equal as JSON text (so true is not 1, as it is in Python) to the draft's or
+    to one of its earlier forms (7.19). ``data_text`` is the event's data as canonical
+    text when the caller has it (``Event.parse`` gives it), which spares encoding them
+    again."""
     if (event.type, event.actor, event.round) != (draft.type, draft.actor, draft.round):
         return False
-    data = draft.data  # a game's drafts carry dicts: a copy only for another mapping
     try:
         logged = json_text(event.data) if data_text is None else data_text
-        return logged == json_text(data if type(data) is dict else dict(data))
+        if logged == _text(draft.data):
+            return True
+        return any(logged == _text(data) for data in draft.earlier)
     except (TypeError, ValueError, RecursionError):  # data no JSON text can hold
         return False
+
+
+def _text(data: Mapping[str, Any]) -> str:
+    # a game's drafts carry dicts: a copy only for another mapping
+    return json_text(data if type(data) is dict else dict(data))

@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from fairdeal.errors import IllegalActionError
 from fairdeal.games.kvitlach import hands as kv_hands
 from fairdeal.games.kvitlach import options as kv_options
 from fairdeal.games.toto21 import hands as toto_hands
 from fairdeal.games.toto21 import options as toto_options
 from fairdeal.games.toto21.state import State
+from tests.games.kvitlach_helpers import seated
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "api" / "static" / "web" / "rules.html"
@@ -30,6 +32,7 @@ KNOWN = {
     "data-kv-cards",
     "data-kv-must-draw",
     "data-kv-exit",
+    "data-kv-elvaroon-raise",
     "data-values",
 }
 
@@ -141,3 +144,20 @@ def test_kvitlach_rule_set_defaults(attribute: str, option: str) -> None:
     for rule_set, value in said.items():
         assert getattr(kv_options.parse({"rule_set": rule_set}), option) == value
         assert f"`{value}` {rule_set}" in row
+
+
+def test_kvitlach_elvaroon_raises_the_bet_where_the_page_says() -> None:
+    said = dict(m["data-kv-elvaroon-raise"].split(":") for m in _all("data-kv-elvaroon-raise"))
+    assert set(said) == {kv_options.CLASSIC, kv_options.PRESSBURG}
+    for rule_set, raises in said.items():
+        driver = seated(rule_set=rule_set)
+        driver.deal("5", None, "6")
+        driver.seat(1, "bet", {"amount": 1})
+        if rule_set == kv_options.CLASSIC:
+            driver.seat(1, "hit")  # 5 + 6 = 11; a Pressburg bet dealt the 6
+        try:
+            driver.seat(1, "elvaroon", {"raise": 1})
+        except IllegalActionError:
+            assert raises == "no"
+        else:
+            assert raises == "yes"

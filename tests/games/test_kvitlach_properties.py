@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from fairdeal.errors import IllegalActionError
 from fairdeal.games.kvitlach import GAME
-from fairdeal.games.kvitlach.play import stake_limit
+from fairdeal.games.kvitlach.play import raise_limit, stake_limit
 from fairdeal.games.kvitlach.run import deck_of
 
 from .kvitlach_helpers import MOVE, Driver, money_is_conserved, seated
@@ -68,7 +68,8 @@ def a_move(driver: Driver, data: st.DataObject) -> None:
         payload = {"seed": data.draw(st.text("abc", min_size=1, max_size=4))}
     elif kind in ("bet", "elvaroon"):
         assert state.play is not None
-        limit = stake_limit(state, state.play.hands[seat])
+        hand = state.play.hands[seat]
+        limit = stake_limit(state, hand) if kind == "bet" else raise_limit(state, hand)
         key = "amount" if kind == "bet" else "raise"
         payload = {key: data.draw(st.integers(1 if kind == "bet" else 0, limit))}
     driver.seat(seat, kind, payload)

@@ -17,7 +17,7 @@ from fairdeal.errors import EventSchemaError, GameError, OptionsError
 from fairdeal.games import kvitlach, toto21
 from fairdeal.games.base import AnyGame, Command
 from fairdeal.games.kvitlach import rest as kvitlach_rest
-from fairdeal.games.kvitlach.play import stake_limit
+from fairdeal.games.kvitlach.play import raise_limit, stake_limit
 from fairdeal.games.toto21 import rest as toto21_rest
 from fairdeal.games.toto21 import timing as toto21_timing
 from fairdeal.protocol import SERVER
@@ -348,7 +348,8 @@ def _kvitlach_move(game: Game, rng: random.Random) -> None:
     if kind == "client_seed":
         data = {"seed": f"s{rng.randint(0, 99)}"}
     elif kind in ("bet", "elvaroon"):
-        limit = stake_limit(state, state.play.hands[seat])
+        hand = state.play.hands[seat]
+        limit = stake_limit(state, hand) if kind == "bet" else raise_limit(state, hand)
         data = {"amount" if kind == "bet" else "raise": rng.randint(kind == "bet", limit)}
     game.now += rng.randint(0, 1_000)
     game.do(Command(kind, f"seat:{seat}", game.now, data, round_id))

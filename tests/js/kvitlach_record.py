@@ -46,7 +46,7 @@ from tests.verifier import corpus, helpers, signed
 # random play on the tables below (TABLES, their options varied alike) covers in less.
 RULES_TESTS = [
     *(f"tests/games/test_kvitlach_{name}.py" for name in ("bank", "classic", "hands", "options")),
-    *(f"tests/games/test_kvitlach_{name}.py" for name in ("pressburg", "time")),
+    *(f"tests/games/test_kvitlach_{name}.py" for name in ("pressburg", "time", "corrections")),
     "tests/games/test_seed_commitments.py",
     "tests/games/test_rest.py",
     "-k",
@@ -73,7 +73,9 @@ def _command(command: Command) -> dict[str, Any]:
 
 
 def _draft(draft: Draft) -> dict[str, Any]:
-    return {"type": draft.type, "actor": draft.actor, "round": draft.round, "data": draft.data}
+    """A draft as the port makes it: ``earlier`` only where there are earlier forms."""
+    made = {"type": draft.type, "actor": draft.actor, "round": draft.round, "data": draft.data}
+    return {**made, "earlier": list(draft.earlier)} if draft.earlier else made
 
 
 def _event(event: Event) -> dict[str, Any]:

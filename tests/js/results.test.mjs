@@ -21,7 +21,7 @@ const WHY = {
   tie: "a tie goes to the dealer",
   higher_total: "the higher total",
 };
-const TERM = { bank_empty: "the bank is empty", four_or_seven: "4 or a 7", banker_exit: "stepped down", no_players: "no player is left" };
+const TERM = { bank_empty: "the bank is empty", four_or_seven: "4 or a 7", banker_exit: "stepped down", no_players: "no player at the table can play" };
 
 function followed(events) {
   const results = new Results();

@@ -9,6 +9,7 @@ import copy
 import json
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,24 @@ def _settled_payout_conserved(events: list[dict[str, Any]]) -> None:
     settled["data"]["balances"][transfer["to"]] += 1
 
 
+def _banker_total(total: int) -> Callable[[list[dict[str, Any]]], None]:
+    def change(events: list[dict[str, Any]]) -> None:
+        next(e for e in events if e["type"] == "round_settled")["data"]["banker_total"] = total
+
+    return change
+
+
+def _framed_banker(log: helpers.Log) -> Bundle:
+    """The bundle (from its table_state) of a round the banker won on a framed pair, 2 + 11."""
+    for index, (_, round_id, _) in enumerate(log.entries):
+        bundle = log.bundle(index, bounded=True)
+        events = [e["event"] for e in bundle["events"]]
+        shown = [e for e in events if e["type"] == "cards_shown" and e["round"] == round_id]
+        if shown and sorted(c["card"] for c in shown[0]["data"]["cards"]) == ["11", "2"]:
+            return bundle
+    raise AssertionError("no round of the long tables has a banker's framed pair")
+
+
 SHOWDOWN_ATTACKS = {
     "a payout changed at the showdown, balances re-stated (conserved)": _settled_payout_conserved,
     "a toto21 round's points moved to the seat that lost it": _score_to_the_other_seat,
@@ -160,6 +179,16 @@ def _cases(tmp: Path) -> dict[str, tuple[Path, str]]:
         cases[name] = (corpus.operator(_first_bundle(log, name), change), "invalid")
     deadline = corpus.operator(fixture.toto21, _move_deadline)
     cases["a move deadline re-stated"] = (deadline, "invalid")
+    # SPEC 7.19: a framed pair's own total (2 + 11), as earlier services logged it, and no other.
+    framed = _framed_banker(log)
+    cases["a banker's framed pair logged at 13"] = (
+        corpus.operator(framed, _banker_total(13)),
+        "valid",
+    )
+    cases["a banker's framed pair logged at 14"] = (
+        corpus.operator(framed, _banker_total(14)),
+        "invalid",
+    )
     files = {}
     for n, (name, (bundle, expected)) in enumerate(cases.items()):
         path = tmp / f"{n:04d}.json"
@@ -214,7 +243,7 @@ def test_the_tamper_corpus_is_never_valid(verdicts: Any) -> None:
 
 def test_a_run_the_rules_do_not_give_is_invalid_in_both(verdicts: Any) -> None:
     named = {n: v for n, v in verdicts.items() if v[0] == "invalid"}
-    assert len(named) == 2 + len(SHOWDOWN_ATTACKS)
+    assert len(named) == 3 + len(SHOWDOWN_ATTACKS)
     for name, (_, js, python) in named.items():
         assert python.verdict == "invalid", name
         assert "rules.mismatch" in python.codes(), (name, python.codes())

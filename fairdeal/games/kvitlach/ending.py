@@ -5,7 +5,15 @@ from fairdeal.events import Draft, seat_actor
 from fairdeal.games import dealing, money
 from fairdeal.games.kvitlach import hands
 from fairdeal.games.kvitlach.run import Run, cards_of
-from fairdeal.games.kvitlach.state import BANKER, Hand, bank, exit_condition, open_hands, rightward
+from fairdeal.games.kvitlach.state import (
+    BANKER,
+    Hand,
+    bank,
+    exit_condition,
+    open_hands,
+    players_able,
+    rightward,
+)
 from fairdeal.games.money import BANK, Transfer
 from fairdeal.protocol import SERVER
 
@@ -53,18 +61,29 @@ def showdown(run: Run, deck: dealing.Deck, secret: bytes | None) -> None:
     show(run, deck, run.play.banker)
     for hand in open_hands(run.play):
         show(run, deck, hand.seat)
-    run.server("round_settled", settlement(run, deck))
+    banker = cards_of(run.play.hands[run.play.banker], deck)
+    settled = settlement(run, banker, deck)
+    earlier: tuple[dict[str, object], ...] = ()
+    if hands.is_framed_pair(banker) and hands.best(banker) != hands.TWENTY_ONE:
+        # Services before 7.19's correction logged the pair's own best total here.
+        earlier = ({**settled, "banker_total": hands.best(banker)},)
+    run.server("round_settled", settled, earlier)
+    round_id = run.round.round_id
     if bank(run.state) == 0:
-        end_term(run, "bank_empty", run.round.round_id)
+        end_term(run, "bank_empty", round_id)
     elif run.state.options.banker_exit == "mandatory" and exit_condition(run.state):
-        end_term(run, "four_or_seven", run.round.round_id)
+        end_term(run, "four_or_seven", round_id)
+    elif not players_able(run.state):
+        end_term(run, "no_players", round_id)
     run.emit(dealing.revealed_draft(run.round, secret))
 
 
-def settlement(run: Run, deck: dealing.Deck) -> dict[str, object]:
-    banker = cards_of(run.play.hands[run.play.banker], deck)
-    total = hands.best(banker)
-    result = "21" if hands.is_twenty_one(banker) else "bust" if hands.is_bust(banker) else "below"
+def settlement(run: Run, banker: list[str], deck: dealing.Deck) -> dict[str, object]:
+    """``round_settled`` against the banker's ``banker`` cards: a framed pair counts as
+    exactly 21, and its total is logged as 21."""
+    twenty_one = hands.is_twenty_one(banker)
+    total = hands.TWENTY_ONE if twenty_one else hands.best(banker)
+    result = "21" if twenty_one else "bust" if hands.is_bust(banker) else "below"
     results, transfers = [], []
     for hand in open_hands(run.play):
         player = hands.best(cards_of(hand, deck))

@@ -180,6 +180,19 @@ def _amount(command: Command, key: str, low: int, high: int, default: int | None
     return value
 
 
+def raise_limit(state: State, hand: Hand) -> int:
+    """The most an Elvaroon may raise the bet: classic rule 17's stake limit; nothing in
+    Pressburg, whose source's Elvarun has no raise (a Pressburg bet raises, and deals a
+    card)."""
+    return stake_limit(state, hand) if state.options.rule_set == CLASSIC else 0
+
+
+def _elvaroon_raise(state: State, hand: Hand, command: Command) -> int:
+    if state.options.rule_set == PRESSBURG and command.data.get("raise", 0) != 0:
+        raise IllegalActionError("a Pressburg Elvaroon raises nothing: bet to raise")
+    return _amount(command, "raise", 0, raise_limit(state, hand), 0)
+
+
 def player_move(run: Run, command: Command, secret: bytes | None) -> None:
     hand = _player_to_move(run.state, actor_seat(command.actor), command.type)
     deck = deck_of(run.state, secret)
@@ -188,8 +201,7 @@ def player_move(run: Run, command: Command, secret: bytes | None) -> None:
         assert bet_limit is not None  # the check's, not computed a second time
         run.emit(record(command, {"amount": _amount(command, "amount", 1, bet_limit, None)}))
     elif command.type == "elvaroon":
-        limit = stake_limit(run.state, hand)
-        run.emit(record(command, {"raise": _amount(command, "raise", 0, limit, 0)}))
+        run.emit(record(command, {"raise": _elvaroon_raise(run.state, hand, command)}))
     else:
         run.emit(record(command, {}))
     _draw_for(run, deck, hand.seat, command.type)

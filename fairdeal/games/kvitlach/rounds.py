@@ -10,7 +10,14 @@ from fairdeal.games import dealing, money
 from fairdeal.games.base import Command, record
 from fairdeal.games.kvitlach.ending import finish
 from fairdeal.games.kvitlach.run import Run, deal, deck_of
-from fairdeal.games.kvitlach.state import State, balance, in_round, leftward, rightward
+from fairdeal.games.kvitlach.state import (
+    State,
+    balance,
+    can_play,
+    in_round,
+    leftward,
+    rightward,
+)
 from fairdeal.games.money import BANK, Transfer
 from fairdeal.protocol import SERVER
 
@@ -53,12 +60,7 @@ def _banker(state: State) -> int:
 
 def _players(state: State, banker: int, paid: frozenset[int]) -> list[int]:
     """Seats that play: the ante paid (or payable now) and a unit left to bet."""
-    ante = state.options.ante
-    players = [
-        seat
-        for seat in state.seats
-        if seat != banker and balance(state, seat) >= (1 if seat in paid else ante + 1)
-    ]
+    players = [seat for seat in state.seats if seat != banker and can_play(state, seat, paid)]
     if not players:
         raise IllegalActionError("nobody can play against the bank")
     return players

@@ -3,6 +3,9 @@ sees the state it leaves (one rules path for service and verifier); and the deck
 from.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from fairdeal.events import Draft
 from fairdeal.games import base, dealing
 from fairdeal.games.base import deck_rules
@@ -25,10 +28,14 @@ class Run(base.Run[State]):
         assert self.state.round is not None
         return self.state.round
 
-    def server(self, kind: str, data: dict[str, object]) -> None:
+    def server(
+        self, kind: str, data: dict[str, object], earlier: tuple[Mapping[str, Any], ...] = ()
+    ) -> None:
+        """A server event of the round; ``earlier``, data an earlier service logged for
+        it (SPEC 7.19)."""
         current = self.state.round  # not the property: a call fewer for each server event
         assert current is not None
-        self.emit(Draft(kind, SERVER, data, current.round_id))
+        self.emit(Draft(kind, SERVER, data, current.round_id, earlier))
 
 
 def deck_of(state: State, secret: bytes | None) -> dealing.Deck:

@@ -8,7 +8,7 @@ from fairdeal.games.base import Command, record
 from fairdeal.games.kvitlach.ending import end_term
 from fairdeal.games.kvitlach.options import MAX_AMOUNT
 from fairdeal.games.kvitlach.run import Run
-from fairdeal.games.kvitlach.state import State, balance, in_round
+from fairdeal.games.kvitlach.state import State, balance, in_round, players_able
 
 
 def next_free_seat(state: State) -> int | None:
@@ -49,7 +49,7 @@ def seat_left(run: Run, command: Command) -> None:
         raise IllegalActionError("the banker stays until the term ends")
     balances = {k: v for k, v in state.balances.items() if k != seat_actor(seat)}
     run.emit(record(command, {"withdrawal": balance(state, seat), "balances": balances}))
-    if run.state.term is not None and run.state.seats == (run.state.term.banker,):
+    if run.state.term is not None and not players_able(run.state):
         end_term(run, "no_players", None)
 
 

@@ -116,6 +116,19 @@ def bank(state: State) -> int:
     return state.balances.get(BANK, 0)
 
 
+def can_play(state: State, seat: int, paid: frozenset[int]) -> bool:
+    """A player plays a round with the term's ante paid (``paid``) and a unit left to bet,
+    or with the ante and a unit to pay now."""
+    return balance(state, seat) >= (1 if seat in paid else state.options.ante + 1)
+
+
+def players_able(state: State) -> list[int]:
+    """The term's seated players that could play its next round (SPEC 12.7 ``no_players``)."""
+    assert state.term is not None
+    term = state.term
+    return [s for s in state.seats if s != term.banker and can_play(state, s, term.paid)]
+
+
 def covered(play: Play | None) -> int:
     """What the bank has set aside: the bets of every hand still in play."""
     return 0 if play is None else staked(play.hands)

@@ -29,7 +29,7 @@ const HINTS = {
   stand: "Keep your cards and end your turn",
   bet: "Bet against the bank; you get a card face down",
   open_card: "A card face up, seen by all, with no bet",
-  elvaroon: "At exactly 11: protect your next card, and raise your bet if you like",
+  elvaroon: "At exactly 11: protect your next card; if it is an 11 you may refuse it",
   reject: "Burn the protected 11 and take the next card instead",
   banker_draw: "One more card for the banker, face up",
   banker_stop: "The showdown: every open bet is settled against your total",
@@ -231,7 +231,8 @@ export function actionControls(reply, canOpen) {
   if (canOpen) controls.push(move("open_round", dealLabel(reply), reply, "primary"));
   for (const kind of reply.legal_actions.filter((k) => !AUTOMATIC.has(k))) {
     const style = kind === "stand" || kind === "banker_stop" || kind === "joiner_rejected" || kind === "seat_left" ? "" : "primary";
-    const amount = AMOUNTS[kind];
+    // Only the classic Elvaroon raises the bet (a Pressburg bet raises, and deals a card).
+    const amount = kind === "elvaroon" && reply.view.options.rule_set !== "classic" ? null : AMOUNTS[kind];
     if (!amount) {
       controls.push(move(kind, LABELS[kind] ?? kind, reply, style));
       continue;
@@ -256,7 +257,9 @@ function buttonAndHint(kind, label, reply, style) {
 }
 
 function hintFor(kind, reply) {
-  if (kind === "bet" && reply.view.options.rule_set === "classic") return "Your bet on this hand, before you draw: you win or lose it against the bank";
+  const classic = reply.view.options.rule_set === "classic";
+  if (kind === "bet" && classic) return "Your bet on this hand, before you draw: you win or lose it against the bank";
+  if (kind === "elvaroon" && classic) return "At exactly 11: protect your next card, and raise your bet if you like";
   return HINTS[kind];
 }
 

@@ -190,7 +190,7 @@ function kvTerm(event, you) {
     bank_empty: "the bank is empty",
     four_or_seven: "the banker's first card was a 4 or a 7, from the term's 4th round on",
     banker_exit: "the banker stepped down after a 4 or a 7",
-    no_players: "no player is left at the table",
+    no_players: "no player at the table can play another round",
   }[reason] ?? reason;
   const back = moved(event);
   const money = back ? `${subject(banker, you, "take", "takes", true)} back the bank's ${back}. ` : "";

@@ -326,7 +326,7 @@ async function act(kind) {
   if (kind === "open_round") return seat.openRound();
   if (kind === "joiner_accepted" || kind === "joiner_rejected") return seat.decide(kind === "joiner_accepted");
   const input = document.querySelector(`[data-amount-for="${kind}"]`);
-  const data = kind === "bet" ? { amount: Number(input.value) } : kind === "elvaroon" ? { raise: Number(input.value) } : {};
+  const data = kind === "bet" ? { amount: Number(input.value) } : kind === "elvaroon" && input ? { raise: Number(input.value) } : {};
   return seat.act(kind, data, reply.view.round?.id ?? reply.current_round);
 }
 

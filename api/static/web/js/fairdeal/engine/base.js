@@ -3,8 +3,9 @@
 // functions (SPEC 6.1; the contract is fairdeal/games/README.md).
 // Exports: command, commandOf, draft, Run, record, deckRules, plugin.
 //
-// A Command is {type, actor, time, data, round}, a Draft {type, actor, data, round}, a
-// Decision {drafts, state}: plain values, never changed once made.
+// A Command is {type, actor, time, data, round}, a Draft {type, actor, data, round} (and
+// `earlier`, where an earlier service logged other data for it, SPEC 7.19), a Decision
+// {drafts, state}: plain values, never changed once made.
 
 import { IllegalActionError } from "./errors.js";
 import { get, pyEqual, pyType } from "./pytypes.js";
@@ -20,8 +21,8 @@ export function commandOf(event) {
 }
 
 /** What a game decides: an event before the chain gives it seq, prev and time. */
-export function draft(type, actor, data = {}, round = null) {
-  return { type, actor, data, round };
+export function draft(type, actor, data = {}, round = null, earlier = []) {
+  return earlier.length ? { type, actor, data, round, earlier } : { type, actor, data, round };
 }
 
 /** The drafts of one command being decided, each applied as it is made with the game's

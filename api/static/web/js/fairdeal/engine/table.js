@@ -219,14 +219,15 @@ function withData(reason, event, made) {
 }
 
 /** Whether a logged event is the draft the rules give: the same type, actor and round,
- * and data equal as JSON text (so true is not 1); `dataText` is the event's data as
- * canonical text. */
+ * and data equal as JSON text (so true is not 1) to the draft's or to one of its earlier
+ * forms (SPEC 7.19); `dataText` is the event's data as canonical text. */
 export function records(event, made, dataText) {
   if (event.type !== made.type || event.actor !== made.actor || (event.round ?? null) !== (made.round ?? null)) {
     return false;
   }
   try {
-    return dataText === canonical(made.data);
+    if (dataText === canonical(made.data)) return true;
+    return (made.earlier ?? []).some((data) => dataText === canonical(data));
   } catch (e) {
     if (e instanceof EncodingError) return false; // data no JSON text can hold
     throw e;

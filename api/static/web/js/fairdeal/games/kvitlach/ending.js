@@ -8,7 +8,7 @@ import * as money from "../../engine/money.js";
 import { SERVER, seatActor } from "../../engine/protocol.js";
 import * as hands from "./hands.js";
 import { cardsOf } from "./run.js";
-import { BANKER, bank, exitCondition, openHands, rightward } from "./state.js";
+import { BANKER, bank, exitCondition, openHands, playersAble, rightward } from "./state.js";
 
 /** A card of the deck with its salt, as it is shown: {position, card, salt}. */
 export function faceUp(deck, position) {
@@ -58,19 +58,29 @@ export function finish(run, deck, secret) {
 export function showdown(run, deck, secret) {
   show(run, deck, run.play.banker);
   for (const hand of openHands(run.play)) show(run, deck, hand.seat);
-  run.server("round_settled", settlement(run, deck));
+  const banker = cardsOf(run.play.hands.get(run.play.banker), deck);
+  const settled = settlement(run, banker, deck);
+  // Services before 7.19's correction logged a framed pair's own best total.
+  const earlier = hands.isFramedPair(banker) && hands.best(banker) !== hands.TWENTY_ONE
+    ? [{ ...settled, banker_total: hands.best(banker) }] : [];
+  run.server("round_settled", settled, earlier);
+  const roundId = run.round.round_id;
   if (bank(run.state) === 0) {
-    endTerm(run, "bank_empty", run.round.round_id);
+    endTerm(run, "bank_empty", roundId);
   } else if (run.state.options.banker_exit === "mandatory" && exitCondition(run.state)) {
-    endTerm(run, "four_or_seven", run.round.round_id);
+    endTerm(run, "four_or_seven", roundId);
+  } else if (!playersAble(run.state).length) {
+    endTerm(run, "no_players", roundId);
   }
   run.emit(dealing.revealedDraft(run.round, secret));
 }
 
-export function settlement(run, deck) {
-  const banker = cardsOf(run.play.hands.get(run.play.banker), deck);
-  const total = hands.best(banker);
-  const result = hands.isTwentyOne(banker) ? "21" : hands.isBust(banker) ? "bust" : "below";
+/** `round_settled` against the banker's `banker` cards: a framed pair counts as exactly 21,
+ * and its total is logged as 21. */
+export function settlement(run, banker, deck) {
+  const twentyOne = hands.isTwentyOne(banker);
+  const total = twentyOne ? hands.TWENTY_ONE : hands.best(banker);
+  const result = twentyOne ? "21" : hands.isBust(banker) ? "bust" : "below";
   const results = [];
   const transfers = [];
   for (const hand of openHands(run.play)) {

@@ -153,6 +153,19 @@ function amount(command, key, low, high, fallback) {
   return value;
 }
 
+/** The most an Elvaroon may raise the bet: classic rule 17's stake limit; nothing in
+ * Pressburg, whose source's Elvarun has no raise (a Pressburg bet raises, and deals a card). */
+export function raiseLimit(state, hand) {
+  return state.options.rule_set === CLASSIC ? stakeLimit(state, hand) : 0;
+}
+
+function elvaroonRaise(state, hand, command) {
+  if (state.options.rule_set === PRESSBURG && !pyEqual(get(command.data, "raise", 0), 0)) {
+    throw new IllegalActionError("a Pressburg Elvaroon raises nothing: bet to raise");
+  }
+  return amount(command, "raise", 0, raiseLimit(state, hand), 0);
+}
+
 export function playerMove(run, command, secret) {
   const hand = playerToMove(run.state, actorSeat(command.actor), command.type);
   const deck = deckOf(run.state, secret);
@@ -160,8 +173,7 @@ export function playerMove(run, command, secret) {
   if (command.type === "bet") {
     run.emit(record(command, { amount: amount(command, "amount", 1, betLimit, null) }));
   } else if (command.type === "elvaroon") {
-    const limit = stakeLimit(run.state, hand);
-    run.emit(record(command, { raise: amount(command, "raise", 0, limit, 0) }));
+    run.emit(record(command, { raise: elvaroonRaise(run.state, hand, command) }));
   } else {
     run.emit(record(command, {}));
   }

@@ -9,7 +9,7 @@ import { SERVER, seatActor } from "../../engine/protocol.js";
 import { get } from "../../engine/pytypes.js";
 import { finish } from "./ending.js";
 import { deal, deckOf } from "./run.js";
-import { balance, dealOrder, inRound, leftward, rightward } from "./state.js";
+import { balance, canPlay, dealOrder, inRound, leftward, rightward } from "./state.js";
 
 export function roundOpened(run, command, secret) {
   const state = run.state;
@@ -43,10 +43,7 @@ function bankerOf(state) {
 
 /** Seats that play: the ante paid (or payable now) and a unit left to bet. */
 function playersOf(state, banker, paid) {
-  const ante = state.options.ante;
-  const players = state.seats.filter(
-    (seat) => seat !== banker && balance(state, seat) >= (paid.has(seat) ? 1 : ante + 1),
-  );
+  const players = state.seats.filter((seat) => seat !== banker && canPlay(state, seat, paid));
   if (!players.length) throw new IllegalActionError("nobody can play against the bank");
   return players;
 }

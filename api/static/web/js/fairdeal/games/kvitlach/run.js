@@ -17,8 +17,9 @@ export class Run extends BaseRun {
     return this.state.round;
   }
 
-  server(kind, data) {
-    this.emit(draft(kind, SERVER, data, this.state.round.round_id));
+  /** A server event of the round; `earlier`, data an earlier service logged for it (SPEC 7.19). */
+  server(kind, data, earlier = []) {
+    this.emit(draft(kind, SERVER, data, this.state.round.round_id, earlier));
   }
 }
 

@@ -8,7 +8,7 @@ import { actorSeat, seatActor } from "../../engine/protocol.js";
 import { get, isExactInt } from "../../engine/pytypes.js";
 import { endTerm } from "./ending.js";
 import { MAX_AMOUNT } from "./options.js";
-import { balance, inRound } from "./state.js";
+import { balance, inRound, playersAble } from "./state.js";
 
 /** Joiners take the lowest free seat number (a seat is a place at the table); null if none. */
 export function nextFreeSeat(state) {
@@ -46,8 +46,7 @@ export function seatLeft(run, command) {
   const leaving = seatActor(seat);
   const balances = Object.fromEntries(Object.entries(state.balances).filter(([name]) => name !== leaving));
   run.emit(record(command, { withdrawal: balance(state, seat), balances }));
-  const { seats, term } = run.state;
-  if (term !== null && seats.length === 1 && seats[0] === term.banker) endTerm(run, "no_players", null);
+  if (run.state.term !== null && !playersAble(run.state).length) endTerm(run, "no_players", null);
 }
 
 export function bankerExit(run, command) {

@@ -99,6 +99,18 @@ export function bank(state) {
   return get(state.balances, BANK, 0);
 }
 
+/** A player plays a round with the term's ante paid (`paid`, a Set) and a unit left to bet,
+ * or with the ante and a unit to pay now. */
+export function canPlay(state, seat, paid) {
+  return balance(state, seat) >= (paid.has(seat) ? 1 : state.options.ante + 1);
+}
+
+/** The term's seated players that could play its next round (SPEC 12.7 `no_players`). */
+export function playersAble(state) {
+  const term = state.term;
+  return state.seats.filter((seat) => seat !== term.banker && canPlay(state, seat, term.paid));
+}
+
 /** What the bank has set aside: the bets of every hand still in play. */
 export function covered(play) {
   return play === null ? 0 : staked(play.hands);
