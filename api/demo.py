@@ -24,7 +24,7 @@ from werkzeug.serving import make_server
 from fairdeal.api.app import close_app, create_app
 from fairdeal.api.client import EventsReply, FairdealClient, SeatClient, ServerRefusedError
 from fairdeal.api.config import Config
-from fairdeal.protocol import CLIENT_SEED, ROUND_REVEALED, SEAT_JOINED, SEAT_LEFT
+from fairdeal.protocol import CLIENT_SEED, ROUND_REVEALED, SEAT_JOINED, SEAT_LEFT, SEED_COMMITMENT
 
 KVITLACH_ROUNDS = 8
 MAX_MOVES_PER_ROUND = 400
@@ -161,7 +161,7 @@ def play_round(seats: list[SeatClient], round_id: str, rng: random.Random, story
 
 
 def _send(seat: SeatClient, round_id: str, kind: str, rng: random.Random) -> Any:
-    if kind == CLIENT_SEED:
+    if kind in (SEED_COMMITMENT, CLIENT_SEED):  # seed() commits, then reveals
         return seat.seed(round_id)
     if kind == "banker_exit":
         return seat.table_act(kind)

@@ -45,7 +45,14 @@ from fairdeal.errors import (
 from fairdeal.events import ChainHead, Event, SignedEvent, concerned_seat, seat_actor
 from fairdeal.games import registry
 from fairdeal.games.base import AnyGame, Command
-from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, SEAT_JOINED, SEAT_LEFT, SERVER
+from fairdeal.protocol import (
+    ROUND_OPENED,
+    ROUND_REVEALED,
+    SEAT_JOINED,
+    SEAT_LEFT,
+    SEED_COMMITMENT,
+    SERVER,
+)
 from fairdeal.statements import KEY, SIGNATURE, SIGNED
 from fairdeal.table import create, execute
 
@@ -401,9 +408,14 @@ class Service:
         raise refusal or TableFullError("no seat is free at this table")
 
     def _legal(self, live: Live, seat: int | None, secret: bytes | None) -> list[str]:
+        """The rules' legal actions, less a seed commitment where the table's protocol
+        (version 1) has none."""
         if seat is None:
             return []
-        return live.table.game.legal_actions(live.table.state, seat, secret)
+        legal = live.table.game.legal_actions(live.table.state, seat, secret)
+        if live.table.head.version < SIGNED:
+            return [kind for kind in legal if kind != SEED_COMMITMENT]
+        return legal
 
     def _replayed(self, txn: Transaction, table_id: str, idempotency: Idempotency | None) -> Any:
         if idempotency is None:

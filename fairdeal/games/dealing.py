@@ -286,6 +286,15 @@ def missing_seeds(current: RoundState) -> list[int]:
     ]
 
 
+def seed_moves(current: RoundState, seat: int) -> list[str]:
+    """What ``seat`` may send for the round's randomness now: before the reveals, a seat
+    with nothing in commits (or, trusting the operator with the deck, sends its seed in
+    the clear); once they are open, a seat that committed reveals."""
+    if seat not in missing_seeds(current):
+        return []
+    return [CLIENT_SEED] if current.revealing else [SEED_COMMITMENT, CLIENT_SEED]
+
+
 def sealed_draft(current: RoundState) -> Draft:
     """``round_sealed``: the client seeds in seat order, as the shuffle key binds them."""
     return Draft(ROUND_SEALED, SERVER, {"client_seeds": current.client_seeds()}, current.round_id)

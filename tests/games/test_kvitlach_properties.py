@@ -56,7 +56,8 @@ def a_move(driver: Driver, data: st.DataObject) -> None:
     """One random legal move by some seat, or the due timeout."""
     state = driver.state
     moves = [(seat, kind) for seat in state.seats for kind in driver.legal(seat)]
-    moves = [(s, k) for s, k in moves if k not in ("seat_left", "banker_exit", "seat_joined")]
+    skipped = ("seat_left", "banker_exit", "seat_joined", "seed_commitment")  # seeds in the clear
+    moves = [(s, k) for s, k in moves if k not in skipped]
     if not moves or data.draw(st.integers(0, 9)) == 0:
         command = GAME.due(state, driver.now + 10 * MOVE)
         assert command is not None, "a round in progress always awaits someone"

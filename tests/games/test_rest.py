@@ -264,6 +264,7 @@ def _toto21_move(game: Game, rng: random.Random) -> None:
         (seat, kind)
         for seat in (0, 1)
         for kind in toto21.GAME.legal_actions(game.state, seat, secret)
+        if kind != "seed_commitment"  # seeds go in the clear
     ]
     if not moves or rng.random() < 0.15:
         pending = toto21_timing.pending(game.state)
@@ -338,7 +339,7 @@ def _kvitlach_move(game: Game, rng: random.Random) -> None:
         (seat, kind)
         for seat in state.seats
         for kind in kvitlach.GAME.legal_actions(state, seat, secret)
-        if kind not in ("seat_left", "seat_joined", "banker_exit")
+        if kind not in ("seat_left", "seat_joined", "banker_exit", "seed_commitment")
     ]
     if not moves or rng.random() < 0.1:
         assert game.time_out(10**6), "a round in progress always awaits someone"

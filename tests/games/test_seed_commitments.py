@@ -50,6 +50,18 @@ def started_v2(version: int = SIGNED) -> Match:
     return match
 
 
+def test_legal_actions_say_commit_first_then_reveal_what_was_committed() -> None:
+    match = started_v2()
+    legal = lambda seat: toto21.GAME.legal_actions(match.state, seat, None)  # noqa: E731
+    assert legal(0) == legal(1) == ["seed_commitment", "client_seed"]
+    match.commit(0, "zero")
+    assert (legal(0), legal(1)) == ([], ["seed_commitment", "client_seed"])
+    match.commit(1, "one")  # the reveals open
+    assert legal(0) == legal(1) == ["client_seed"]
+    match.reveal(1, "one")
+    assert (legal(0), legal(1)) == (["client_seed"], [])
+
+
 def test_the_last_commitment_opens_the_reveals_and_the_last_reveal_seals() -> None:
     match = started_v2()
     assert match.types(match.commit(0, "zero")) == ["seed_commitment"]

@@ -54,8 +54,11 @@ def _step(driver: Driver, data: st.DataObject, max_rounds: int) -> None:
         driver.now += data.draw(st.integers(0, 5_000))
         driver.open_round()
         return
-    seats = [
-        (seat, act) for seat in (0, 1) for act in GAME.legal_actions(state, seat, driver.secret)
+    seats = [  # seeds go in the clear (tests/games/test_seed_commitments.py commits them)
+        (seat, act)
+        for seat in (0, 1)
+        for act in GAME.legal_actions(state, seat, driver.secret)
+        if act != "seed_commitment"
     ]
     clock = [("wait", None), ("clock", None)] if state.phase == "playing" else []
     action, seat = data.draw(st.sampled_from([(act, seat) for seat, act in seats] + clock))

@@ -75,5 +75,5 @@ def test_legal_actions_follow_the_phase() -> None:
     assert GAME.legal_actions(driver.state, 0, None) == []
     driver.open_round()
     driver.seat(1, "client_seed", {"seed": "x"})
-    assert GAME.legal_actions(driver.state, 0, None) == ["client_seed"]
+    assert GAME.legal_actions(driver.state, 0, None) == ["seed_commitment", "client_seed"]
     assert GAME.legal_actions(driver.state, 1, None) == []

@@ -25,7 +25,7 @@ from fairdeal.games.kvitlach.state import (
     covered,
     in_round,
 )
-from fairdeal.protocol import CLIENT_SEED, SEAT_JOINED, SEAT_LEFT
+from fairdeal.protocol import SEAT_JOINED, SEAT_LEFT
 
 
 def legal_actions(state: State, seat: int, secret: bytes | None) -> list[str]:
@@ -37,7 +37,7 @@ def legal_actions(state: State, seat: int, secret: bytes | None) -> list[str]:
     play, current = state.play, state.round
     assert play is not None and current is not None
     if play.phase == SEEDING:
-        return [CLIENT_SEED] if seat in dealing.missing_seeds(current) else []
+        return dealing.seed_moves(current, seat)
     if play.turn != seat or secret is None:
         return []
     deck = deck_of(state, secret)

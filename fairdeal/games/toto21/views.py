@@ -15,7 +15,7 @@ from fairdeal.games.toto21.state import (
     State,
     deck_of,
 )
-from fairdeal.protocol import CLIENT_SEED, JOINER_ACCEPTED, JOINER_REJECTED, SEAT_JOINED
+from fairdeal.protocol import JOINER_ACCEPTED, JOINER_REJECTED, SEAT_JOINED
 
 
 def view_for(state: State, seat: int | None, secret: bytes | None) -> dict[str, Any]:
@@ -45,7 +45,7 @@ def legal_actions(state: State, seat: int, secret: bytes | None) -> list[str]:
     if state.phase != PLAYING or current is None or not state.in_round():
         return []
     if not current.sealed:
-        return [CLIENT_SEED] if seat in dealing.missing_seeds(current) else []
+        return dealing.seed_moves(current, seat)
     if hand is None or hand.turn != seat:
         return []
     if not play.may_draw(state, secret, seat):

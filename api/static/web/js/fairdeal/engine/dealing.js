@@ -263,6 +263,14 @@ export function missingSeeds(current) {
   );
 }
 
+/** What `seat` may send for the round's randomness now: before the reveals, a seat with
+ * nothing in commits (or, trusting the operator with the deck, sends its seed in the clear);
+ * once they are open, a seat that committed reveals. */
+export function seedMoves(current, seat) {
+  if (!missingSeeds(current).includes(seat)) return [];
+  return current.revealing ? [CLIENT_SEED] : [SEED_COMMITMENT, CLIENT_SEED];
+}
+
 /** `round_sealed`: the client seeds in seat order, as the shuffle key binds them. */
 export function sealedDraft(current) {
   return draft(ROUND_SEALED, SERVER, { client_seeds: clientSeeds(current) }, current.round_id);

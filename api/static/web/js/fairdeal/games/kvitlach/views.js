@@ -4,7 +4,7 @@
 
 import * as dealing from "../../engine/dealing.js";
 import { GameError } from "../../engine/errors.js";
-import { CLIENT_SEED, SEAT_JOINED, SEAT_LEFT } from "../../engine/protocol.js";
+import { SEAT_JOINED, SEAT_LEFT } from "../../engine/protocol.js";
 import { sorted, sortedObject } from "../../engine/pytypes.js";
 import { faceUp } from "./ending.js";
 import { NAME } from "./options.js";
@@ -21,7 +21,7 @@ export function legalActions(state, seat, secret = null) {
   }
   if (!inRound(state)) return betweenRounds(state, seat);
   const play = state.play;
-  if (play.phase === SEEDING) return dealing.missingSeeds(state.round).includes(seat) ? [CLIENT_SEED] : [];
+  if (play.phase === SEEDING) return dealing.seedMoves(state.round, seat);
   if (play.turn !== seat || secret === null) return [];
   const deck = deckOf(state, secret);
   if (play.phase === PLAYERS) return PLAYER_MOVES.filter((kind) => allowed(checkPlayer, state, seat, kind, deck));

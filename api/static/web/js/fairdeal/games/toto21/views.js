@@ -4,7 +4,7 @@
 
 import { bytesToHex } from "../../bytes.js";
 import * as dealing from "../../engine/dealing.js";
-import { CLIENT_SEED, JOINER_ACCEPTED, JOINER_REJECTED, SEAT_JOINED } from "../../engine/protocol.js";
+import { JOINER_ACCEPTED, JOINER_REJECTED, SEAT_JOINED } from "../../engine/protocol.js";
 import { sortedObject } from "../../engine/pytypes.js";
 import { NAME } from "./options.js";
 import * as play from "./play.js";
@@ -34,7 +34,7 @@ export function legalActions(state, seat, secret) {
   const current = state.round;
   const hand = state.hand;
   if (state.phase !== PLAYING || current === null || !inRound(state)) return [];
-  if (!current.sealed) return dealing.missingSeeds(current).includes(seat) ? [CLIENT_SEED] : [];
+  if (!current.sealed) return dealing.seedMoves(current, seat);
   if (hand === null || hand.turn !== seat) return [];
   if (!play.mayDraw(state, secret, seat)) return ["stand"];
   const blind = seat === hand.player && !hand.blind_taken;
