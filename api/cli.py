@@ -22,7 +22,7 @@ from fairdeal.games.base import deck_rules
 from fairdeal.games.dealing import round_deck
 
 USAGE_ERROR = 2
-SERVER_EXTRA = "pip install 'fairdeal[server]'"
+SERVER_EXTRA = "pip install -e '.[server]' in fairdeal's clone"
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,5 +1,6 @@
 """``fairdeal keygen``, ``sign`` and ``commit``: a seat's key and statements for a client
-with no key library of its own (curl, a quick script). They need the core alone.
+with no key library of its own (curl, a quick script); ``keygen`` and ``vkey`` for
+the operator's signing key too. They need the core alone.
 
 ``sign`` prints the JSON body to send, the command's data with ``signed`` {n, after,
 signature} beside them, as each route takes it: a seed or commitment (POST
@@ -21,6 +22,7 @@ from fairdeal import randomness, statements
 from fairdeal.api.private_files import FILE_MODE
 from fairdeal.errors import FairdealError
 from fairdeal.keys import load_private_key, private_key_pem
+from fairdeal.note import NoteVerifier
 from fairdeal.protocol import (
     CLIENT_SEED,
     JOINER_ACCEPTED,
@@ -37,14 +39,34 @@ DECISIONS = (JOINER_ACCEPTED, JOINER_REJECTED)
 def add_commands(commands: Any) -> None:
     keygen = commands.add_parser(
         "keygen",
-        help="make a seat's Ed25519 key; print its public key",
-        description="Write a new Ed25519 private key (PEM, mode 0600) for a seat, and print "
-        "its public key as the 64 hex digits to send as `key` when taking the seat.",
+        help="make an Ed25519 key (a seat's or the operator's)",
+        description="Write a new Ed25519 private key (PEM, mode 0600), and print its public "
+        "key as 64 hex digits. For a seat, send them as `key` when taking the seat; for the "
+        "operator, point FAIRDEAL_KEY_FILE at the file and print the log's verifier key with "
+        "`fairdeal vkey`.",
     )
     keygen.add_argument(
         "--out", required=True, type=Path, help="the key file to write, new; required"
     )
     keygen.set_defaults(run=run_keygen)
+    verifier_key = commands.add_parser(
+        "vkey",
+        help="print the log's verifier key for the operator's signing key",
+        description="Print the verifier key (C2SP signed-note form, ORIGIN+keyid+base64) of "
+        "the log that KEY signs under ORIGIN: what auditors pass to fairdeal-verify --key and "
+        "what a witness takes with fairdeal witness --log. An encrypted key is opened with "
+        "FAIRDEAL_KEY_PASSPHRASE, as the service opens it.",
+    )
+    verifier_key.add_argument(
+        "--key", required=True, type=Path, help="the operator's signing key (PEM); required"
+    )
+    verifier_key.add_argument(
+        "--origin",
+        required=True,
+        help="the log's origin, as FAIRDEAL_LOG_ORIGIN sets it (e.g. play.example.com/log); "
+        "required",
+    )
+    verifier_key.set_defaults(run=run_verifier_key)
     sign = commands.add_parser(
         "sign",
         help="print a seat's command, signed, as the JSON body to send",
@@ -117,6 +139,16 @@ def run_keygen(args: argparse.Namespace) -> int:
     with os.fdopen(descriptor, "wb") as sink:
         sink.write(private_key_pem(key))
     print(statements.public_key_hex(key))
+    return 0
+
+
+def run_verifier_key(args: argparse.Namespace) -> int:
+    passphrase = os.environ.get("FAIRDEAL_KEY_PASSPHRASE", "").encode() or None
+    try:
+        key = load_private_key(args.key.read_bytes(), passphrase)
+        print(NoteVerifier(args.origin, key.public_key()).key_string())
+    except (OSError, FairdealError, ValueError) as e:
+        return _fail(f"--key {args.key} --origin {args.origin!r}: {e}")
     return 0
 
 

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from fairdeal import randomness, statements
+from fairdeal.keys import load_private_key
+from fairdeal.note import NoteVerifier
 
 from .commands import run_python, run_python_unread
 from .help_text import options_and_help
@@ -47,7 +49,7 @@ def test_version_is_the_installed_distribution_s() -> None:
 def test_bare_fairdeal_lists_every_command_with_a_line_each_and_exits_2(core_only: bool) -> None:
     done = fairdeal(core_only=core_only)
     assert done.returncode == 2 and done.stdout == ""
-    for command in ("deck", "keygen", "sign", "commit", "serve", "demo", "witness"):
+    for command in ("deck", "keygen", "vkey", "sign", "commit", "serve", "demo", "witness"):
         assert re.search(rf"^    {command} {{2,}}\S", done.stderr, re.MULTILINE), done.stderr
     assert done.stderr.endswith("fairdeal: error: name a command (fairdeal COMMAND --help)\n")
     needs = " ".join(done.stderr.split()).count("(needs the server extra: pip install")
@@ -55,7 +57,7 @@ def test_bare_fairdeal_lists_every_command_with_a_line_each_and_exits_2(core_onl
 
 
 @pytest.mark.parametrize(
-    "command", ["deck", "keygen", "sign", "commit", "serve", "demo", "witness"]
+    "command", ["deck", "keygen", "vkey", "sign", "commit", "serve", "demo", "witness"]
 )
 def test_every_option_of_every_subcommand_has_help_and_its_default(command: str) -> None:
     done = fairdeal(command, "--help")
@@ -79,11 +81,12 @@ def test_a_core_only_install_says_how_to_get_serve_demo_and_witness(command: str
     done = fairdeal(command, "--port", "9000", core_only=True)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == (
-        f"fairdeal: error: {command} needs the server extra: pip install 'fairdeal[server]'\n"
+        f"fairdeal: error: {command} needs the server extra: "
+        "pip install -e '.[server]' in fairdeal's clone\n"
     )
     helped = fairdeal(command, "--help", core_only=True)
     assert helped.returncode == 0
-    assert "pip install 'fairdeal[server]'" in " ".join(helped.stdout.split())
+    assert "pip install -e '.[server]' in fairdeal's clone" in " ".join(helped.stdout.split())
 
 
 def test_a_core_only_install_still_deals_a_deck() -> None:
@@ -175,3 +178,19 @@ def test_a_bad_signing_argument_is_refused_in_one_line(
     done = fairdeal(*(arg.format(**paths) for arg in args))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
+
+
+def test_the_operators_key_gives_the_logs_verifier_key(
+    tmp_path: Path,
+) -> None:
+    """keygen makes the operator's key too; vkey prints the log's C2SP verifier key
+    (docs/operators.md's key rotation runs it against a witness and fairdeal-verify)."""
+    key_file = tmp_path / "operator.key"
+    assert fairdeal("keygen", "--out", str(key_file), core_only=True).returncode == 0
+    done = fairdeal("vkey", "--key", str(key_file), "--origin", "play.example/log")
+    assert done.returncode == 0, done.stderr
+    key = load_private_key(key_file.read_bytes())
+    assert done.stdout == NoteVerifier("play.example/log", key.public_key()).key_string() + "\n"
+    assert done.stdout.startswith("play.example/log+")
+    wrong = fairdeal("vkey", "--key", str(key_file), "--origin", "two words")
+    assert wrong.returncode == 2 and "bad key name 'two words'" in wrong.stderr
