@@ -35,7 +35,8 @@ them from the game's own: its options parser and state constructor, ``step``, ``
 ``legal_actions``, ``view_for``, ``due``, ``snapshot`` and ``restore``.
 """
 
-from collections.abc import Callable, Mapping
+import difflib
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -212,6 +213,19 @@ class Plugin(Generic[S, Opts]):
 
     def decide(self, state: S, command: Command, secret: bytes | None) -> list[Draft]:
         return self.step(state, command, secret).drafts
+
+
+def unknown_command(
+    game: str, kind: str, commands: Collection[str], legal: Sequence[str]
+) -> IllegalActionError:
+    """The refusal of a command type ``game`` does not have: the nearest of its
+    ``commands`` (a typo is the likeliest cause), and what the sender may send now."""
+    said = f"{game} has no command {kind!r}"
+    near = difflib.get_close_matches(kind, sorted(commands), n=1)
+    if near:
+        said += f" (did you mean {near[0]!r}?)"
+    now = f"legal now: {', '.join(legal)}" if legal else "nothing is legal for this sender now"
+    return IllegalActionError(f"{said}; {now}")
 
 
 def record(command: Command, data: Mapping[str, Any], round_id: str | None = None) -> Draft:

@@ -3,7 +3,7 @@ dealt yet (it once said "it is not seat:0's move" to a seat before any card was 
 
 import pytest
 
-from fairdeal.errors import OutOfTurnError
+from fairdeal.errors import IllegalActionError, OutOfTurnError
 from tests.verifier.helpers import TableDriver, kvitlach_table, toto21_table
 
 
@@ -31,3 +31,33 @@ def test_kvitlach_out_of_turn_names_the_seat_to_move() -> None:
     play = driver.table.state.play
     waiting = next(seat for seat in play.order if seat != play.turn)
     assert _refusal(driver, waiting, "bet", {"amount": 1}) == f"bet: it is seat:{play.turn}'s turn"
+
+
+def test_an_unknown_command_names_the_nearest_and_what_is_legal_now() -> None:
+    driver = toto21_table("typo", rounds=0)
+    round_id = driver.open_round()
+    driver.seed(round_id, [0, 1], ["a", "b"])
+    turn = driver.table.state.hand.turn
+    with pytest.raises(IllegalActionError) as refused:
+        driver.do("stnad", f"seat:{turn}", {}, round_id)
+    assert str(refused.value).startswith("Toto21 has no command 'stnad' (did you mean 'stand'?)")
+    legal = driver.game.legal_actions(driver.table.state, turn, driver.secret)
+    assert "stand" in legal and str(refused.value).endswith(f"; legal now: {', '.join(legal)}")
+    with pytest.raises(IllegalActionError) as refused:
+        driver.do("fold", f"seat:{1 - turn}", {}, round_id)
+    assert str(refused.value) == (
+        "Toto21 has no command 'fold'; nothing is legal for this sender now"
+    )
+
+
+def test_a_kvitlach_typo_names_the_move_it_was_meant_for() -> None:
+    driver = kvitlach_table("ktypo", rounds=0)
+    round_id = driver.open_round()
+    seats = [s.event for s in driver.log if s.event.type == "round_opened"][-1].data["seats"]
+    driver.seed(round_id, seats, ["s"] * len(seats))
+    turn = driver.table.state.play.turn
+    with pytest.raises(IllegalActionError) as refused:
+        driver.do("bte", f"seat:{turn}", {"amount": 1}, round_id)
+    assert (
+        str(refused.value) == "Kvitlach has no command 'bte' (did you mean 'bet'?); legal now: bet"
+    )

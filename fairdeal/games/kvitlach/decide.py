@@ -7,8 +7,9 @@ inject a deal, a win or a settlement.
 from collections.abc import Callable
 
 from fairdeal.errors import IllegalActionError
-from fairdeal.games.base import Command, Decision
-from fairdeal.games.kvitlach import play, rounds, seating
+from fairdeal.events import actor_seat
+from fairdeal.games.base import Command, Decision, unknown_command
+from fairdeal.games.kvitlach import play, rounds, seating, views
 from fairdeal.games.kvitlach.apply import apply_at
 from fairdeal.games.kvitlach.run import Run
 from fairdeal.games.kvitlach.state import State
@@ -62,7 +63,9 @@ def decide(state: State, command: Command, secret: bytes | None) -> Decision[Sta
         raise IllegalActionError(f"{command.type} is the rules' consequence, never a command")
     handler = _COMMANDS.get(command.type)
     if handler is None:
-        raise IllegalActionError(f"Kvitlach has no command {command.type!r}")
+        seat = actor_seat(command.actor)
+        legal = [] if seat is None else views.legal_actions(state, seat, secret)
+        raise unknown_command("Kvitlach", command.type, _COMMANDS, legal)
     if command.type in _ROUND_COMMANDS and (
         state.round is None or command.round != state.round.round_id
     ):

@@ -7,9 +7,9 @@ forged log cannot inject them as commands.
 
 from collections.abc import Callable
 
-from fairdeal.errors import IllegalActionError
-from fairdeal.games.base import Command, Decision
-from fairdeal.games.toto21 import play, rounds, seating, timing
+from fairdeal.events import actor_seat
+from fairdeal.games.base import Command, Decision, unknown_command
+from fairdeal.games.toto21 import play, rounds, seating, timing, views
 from fairdeal.games.toto21.state import State
 from fairdeal.protocol import (
     CLIENT_SEED,
@@ -42,5 +42,7 @@ COMMANDS: dict[str, Decider] = {
 def decide(state: State, command: Command, secret: bytes | None) -> Decision[State]:
     decider = COMMANDS.get(command.type)
     if decider is None:
-        raise IllegalActionError(f"{command.type!r} is not a toto21 command")
+        seat = actor_seat(command.actor)
+        legal = [] if seat is None else views.legal_actions(state, seat, secret)
+        raise unknown_command("Toto21", command.type, COMMANDS, legal)
     return decider(state, command, secret)
