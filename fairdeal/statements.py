@@ -34,7 +34,7 @@ from fairdeal.errors import (
     SignatureUnexpectedError,
 )
 from fairdeal.events import Draft, Event, actor_seat
-from fairdeal.games.base import Command
+from fairdeal.game import Command
 from fairdeal.keys import raw_public_key
 from fairdeal.protocol import (
     CLIENT_SEED,

@@ -27,7 +27,7 @@ from fairdeal.errors import (
 )
 from fairdeal.events import VERSION, ChainHead, Draft, Event, SignedEvent, sign
 from fairdeal.frozen import make
-from fairdeal.games.base import AnyGame, Command, Game
+from fairdeal.game import AnyGame, Command, Game
 from fairdeal.keys import Signer
 from fairdeal.protocol import (
     ROUND_OPENED,

@@ -5,7 +5,7 @@ add one: a package beside these two, its deck in ``cards``, and its ``GAME`` in
 from collections.abc import Mapping
 
 from fairdeal import cards
-from fairdeal.games.base import AnyGame
+from fairdeal.game import AnyGame
 
 _BUILT_IN = ("fairdeal.games.toto21", "fairdeal.games.kvitlach")
 _GAMES: dict[str, AnyGame] = {}
