@@ -79,11 +79,15 @@ def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask
     for blueprint in (tables, logs, health, tile_api):
         api.register_blueprint(blueprint)
     api.document_one_of("Seed", schemas.SEED_ONE_OF)
+    api.document_query(
+        schemas.INCLUSION_QUERY, schemas.InclusionQuerySchema, schemas.INCLUSION_ONE_OF
+    )
+    api.document_requests(service.games, config.max_amount)
     web.install(app)  # the pages at / and /verify, CSP on them, CORS on public reads
     _install_error_handlers(app)
     counted = metrics.install(app, service, config.metrics_token)  # first: it times requests
     app.extensions["fairdeal.metrics"] = counted
-    limits.install(app, config)
+    limits.install(app, config, on_refused=counted.rate_limited.inc)
     app.before_request(_check_path_ids)
     app.before_request(_check_json_body)
     witnesses = witness_list(config.witnesses)
@@ -105,12 +109,13 @@ def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask
         app.extensions["fairdeal.sweeper"] = _Sweeper(
             service, config.sweep_interval_s, counted.sweep_failures.inc
         )
+    app.wsgi_app = log_setup.AccessLog(app.wsgi_app)  # type: ignore[method-assign]
     return app
 
 
 def _config_from_env() -> Config:
     config = Config.from_env()
-    log_setup.configure(config.log_format)
+    log_setup.configure(config.log_format, level=config.log_level)
     for line in unknown_variables():
         log.warning("%s", line)
     return config
@@ -184,7 +189,7 @@ def get_table_bundle(query: dict[str, Any], table_id: str) -> dict[str, Any]:
 
 
 @tables.route("/tables/<table_id>/seats", methods=["POST"], parameters=[schemas.TABLE_ID])
-@tables.arguments(schemas.JoinSchema())
+@tables.arguments(schemas.JoinSchema(), examples=schemas.JOIN_EXAMPLES)
 @tables.response(201, schemas.SeatSchema)
 @documented(tables, PUBLIC, 400, 404, 409, 413, 422)
 def join_table(body: dict[str, Any], table_id: str) -> dict[str, Any]:
@@ -198,7 +203,7 @@ def join_table(body: dict[str, Any], table_id: str) -> dict[str, Any]:
     methods=["POST"],
     parameters=[schemas.TABLE_ID, schemas.SEAT_PARAMETER],
 )
-@tables.arguments(schemas.DecisionSchema())
+@tables.arguments(schemas.DecisionSchema(), examples=schemas.DECISION_EXAMPLES)
 @tables.response(200, schemas.EventsSchema)
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def decide_joiner(body: dict[str, Any], table_id: str, seat: int) -> dict[str, Any]:
@@ -208,7 +213,7 @@ def decide_joiner(body: dict[str, Any], table_id: str, seat: int) -> dict[str, A
 
 
 @tables.route("/tables/<table_id>/actions", methods=["POST"], parameters=[schemas.TABLE_ID])
-@tables.arguments(schemas.ActionSchema())
+@tables.arguments(schemas.ActionSchema(), examples=schemas.TABLE_ACTION_EXAMPLES)
 @tables.response(200, schemas.EventsSchema)
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def table_action(body: dict[str, Any], table_id: str) -> dict[str, Any]:
@@ -226,7 +231,7 @@ def open_round(table_id: str) -> dict[str, Any]:
 
 
 @tables.route("/rounds/<round_id>/seeds", methods=["POST"], parameters=[schemas.ROUND_ID])
-@tables.arguments(schemas.SeedSchema())
+@tables.arguments(schemas.SeedSchema(), examples=schemas.SEED_EXAMPLES)
 @tables.response(200, schemas.EventsSchema)
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def add_seed(body: dict[str, Any], round_id: str) -> dict[str, Any]:
@@ -245,7 +250,7 @@ def add_seed(body: dict[str, Any], round_id: str) -> dict[str, Any]:
 
 
 @tables.route("/rounds/<round_id>/actions", methods=["POST"], parameters=[schemas.ROUND_ID])
-@tables.arguments(schemas.ActionSchema())
+@tables.arguments(schemas.ActionSchema(), examples=schemas.ROUND_ACTION_EXAMPLES)
 @tables.response(200, schemas.EventsSchema)
 @documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
 def round_action(body: dict[str, Any], round_id: str) -> dict[str, Any]:
@@ -297,6 +302,7 @@ def get_checkpoint() -> dict[str, Any]:
 @logs.route("/log/inclusion", methods=["GET"])
 @logs.arguments(schemas.InclusionQuerySchema(), location="query")
 @logs.response(200, schemas.InclusionSchema)
+@logs.doc(parameters=[schemas.INCLUSION_HEAD])  # in place of one parameter a member
 @documented(logs, PUBLIC, 404, 409, 422)
 def get_inclusion(query: dict[str, Any]) -> dict[str, Any]:
     """An RFC 9162 inclusion proof of a head in a tree size.

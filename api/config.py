@@ -30,6 +30,7 @@ class Config:
     sweep_interval_s: int = 1  # 0: no background sweeper (tests call sweep themselves)
     export_page: int = 200
     log_format: str = "text"  # or "json": one object a line
+    log_level: str = "info"  # the least severe lines written: debug, info, warning or error
     rate_limit: str = "30/minute"  # creating or joining a table, per client address; "0" or "": off
     # Where the rate limit's counts are kept: this process's memory, or a Redis every process
     # of the deployment shares (redis://host:port/db).
@@ -70,6 +71,8 @@ class Config:
             raise ConfigError("FAIRDEAL_MAX_AMOUNT must be 1..2**53-1")
         if self.log_format not in LOG_FORMATS:
             raise ConfigError(f"FAIRDEAL_LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}")
+        if self.log_level not in LOG_LEVELS:
+            raise ConfigError(f"FAIRDEAL_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
         if not 1 <= self.witness_timeout_s <= 60:
             raise ConfigError("FAIRDEAL_WITNESS_TIMEOUT_S must be 1..60")
         witness_list(self.witnesses)
@@ -120,6 +123,7 @@ def witness_list(text: str) -> tuple[WitnessConfig, ...]:
 
 
 LOG_FORMATS = ("text", "json")
+LOG_LEVELS = ("debug", "info", "warning", "error")  # debug: a line for each rate-limited request
 RATE_LIMIT_STORES = ("memory", "redis", "rediss", "redis+unix")
 PLACEHOLDER_ORIGIN = Config.log_origin
 PREFIX = "FAIRDEAL_"

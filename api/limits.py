@@ -7,7 +7,8 @@ or a Redis that every process of the deployment shares (``redis://host:port/db``
 prefixed with the log's origin so that deployments sharing one Redis keep apart. While that
 Redis does not answer, each process counts in its own memory and asks it again now and then.
 A request over the limit is answered 429 ``rate_limited`` in the one error body, with
-``Retry-After``.
+``Retry-After``; it is counted (``fairdeal_rate_limited_total``) and its access line is at DEBUG
+(logs.py), so that a flood of them writes nothing at the usual levels.
 """
 
 import importlib.util
@@ -37,9 +38,9 @@ REDIS_TIMEOUT_S = 1.0
 log = logging.getLogger("fairdeal")
 
 
-def install(app: Flask, config: Config) -> Limiter | None:
+def install(app: Flask, config: Config, on_refused: Callable[[], None]) -> Limiter | None:
     """Limit ``LIMITED_ENDPOINTS`` to ``config.rate_limit`` per client address; ``"0"`` or
-    ``""``: no limit."""
+    ``""``: no limit. ``on_refused`` is told of each request refused (the metrics count them)."""
     rate = config.rate_limit
     if rate.strip() in OFF:
         return None
@@ -53,6 +54,7 @@ def install(app: Flask, config: Config) -> Limiter | None:
 
     @app.errorhandler(RateLimitExceeded)
     def rate_limited(error: RateLimitExceeded) -> tuple[dict[str, Any], int, dict[str, str]]:
+        on_refused()
         answer = RateLimitedError(
             f"too many tables created or joined from this address: {error.description}",
             {"limit": error.description},

@@ -1,8 +1,9 @@
 """Prometheus metrics at ``/metrics``, in a registry of each app's own (tests run several).
 
 Counted by the service's processes: requests by route template and status, their latency,
-rounds opened and finished, failed sweeps. Read from the database at each scrape: the log's size
-(its latest checkpoint) and how far the sweeper is behind the earliest deadline that has passed.
+requests refused for the rate limit, rounds opened and finished, failed sweeps. Read from the
+database at each scrape: the log's size (its latest checkpoint) and how far the sweeper is behind
+the earliest deadline that has passed.
 
 One process counts in its memory. Several (gunicorn's workers) count in prometheus-client's
 multiprocess mode: with ``PROMETHEUS_MULTIPROC_DIR`` set before prometheus-client is first
@@ -70,6 +71,12 @@ class Metrics:
             "fairdeal_rounds",
             "Rounds opened and finished (revealed) by this process.",
             ["stage"],
+            registry=self.registry,
+        )
+        self.rate_limited = Counter(
+            "fairdeal_rate_limited",
+            "Requests refused 429 rate_limited: tables created or joined from one address over "
+            "FAIRDEAL_RATE_LIMIT.",
             registry=self.registry,
         )
         self.sweep_failures = Counter(

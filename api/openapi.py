@@ -1,16 +1,21 @@
 """What the OpenAPI document says beyond each view's own schemas: the one error body, the
-bearer tokens, and the error responses each operation lists (one named response a status).
+bearer tokens, the error responses each operation lists (one named response a status), the
+rules linking a request's members or parameters where OpenAPI can state them, and the request
+schemas the games and the deployment decide (request_schemas.py).
 
 A view states who may call it (``SEAT``, ``OPERATOR``, ``OPTIONAL_SEAT`` or nothing) and the
 error statuses it can answer besides the ones every operation can (429, 500, 503)."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask_smorest import Api, Blueprint
+from marshmallow import Schema
 
 from fairdeal.api import schemas
 from fairdeal.api.errors import RETRY_AFTER_S
+from fairdeal.api.request_schemas import request_schemas
+from fairdeal.games.base import AnyGame
 
 F = Callable[..., Any]
 
@@ -135,6 +140,24 @@ class DocumentedApi(Api):  # type: ignore[misc]  # flask-smorest is untyped
     def document_one_of(self, schema: str, choices: list[dict[str, Any]]) -> None:
         """State a rule marshmallow's schema cannot (exactly one of two members) as oneOf."""
         self.spec.components.schemas[schema]["oneOf"] = choices
+
+    def document_query(self, name: str, query: type[Schema], choices: list[dict[str, Any]]) -> None:
+        """A query whose parameters are linked by a rule (one of these sets) as the component
+        ``name``: one object, the query's parameters its members, the rule its oneOf. Unknown
+        members are ignored, as in every query; none is ever null."""
+        members = self.ma_plugin.converter.schema2jsonschema(query)["properties"]
+        for member in members.values():
+            member.pop("nullable", None)
+            member.pop("default", None)
+        self.spec.components.schema(
+            name, {"type": "object", "properties": members, "oneOf": choices}
+        )
+
+    def document_requests(self, games: Mapping[str, AnyGame], max_amount: int) -> None:
+        """The request schemas the games and the deployment's limit decide, in place of the
+        open objects marshmallow's give (request_schemas.py)."""
+        components = self.spec.components.schemas
+        components.update(request_schemas(games, components, max_amount))
 
 
 def documented(

@@ -1,7 +1,8 @@
 """Request and response schemas (marshmallow), which also make the OpenAPI document.
 
-Game options and action data are checked by the game itself, which knows them; here
-they are typed as JSON objects. Integers are strict: a float or a numeric string is refused.
+Game options, join data and action data are checked by the game itself, which knows them;
+here they are typed as JSON objects, and the document shows each game's own
+(request_schemas.py). Integers are strict: a float or a numeric string is refused.
 """
 
 from typing import Any
@@ -166,6 +167,46 @@ class ActionSchema(StrictSchema):
             raise ValidationError("the signature goes in signed, beside data", "data")
 
 
+# Examples of the request bodies (ReDoc shows them, schemathesis sends them); creating a table
+# has each game's own (request_schemas.py). A seat's key, and a signature of its commands:
+_KEY_EXAMPLE = "7095185ba71cc3b037aa6fcd71411c82044949bdac1ac40a9047e14cc3fbdaa7"
+_SIGNED_EXAMPLE = {
+    "n": 1,
+    "after": {"seq": 3, "hash": "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"},
+    "signature": "5f" * 64,
+}
+
+
+def _examples(*cases: tuple[str, str, dict[str, Any]]) -> dict[str, Any]:
+    return {name: {"summary": summary, "value": value} for name, summary, value in cases}
+
+
+JOIN_EXAMPLES = _examples(
+    ("keyless", "a keyless seat, at a table whose game asks nothing (Toto21)", {}),
+    (
+        "keyed",
+        "a seat bound to its key, bringing 100 chips (Kvitlach)",
+        {"join": {"buy_in": 100}, "key": _KEY_EXAMPLE},
+    ),
+)
+DECISION_EXAMPLES = _examples(
+    ("accept", "accept the joiner", {"accept": True}),
+    ("reject", "reject the joiner, as a keyed seat", {"accept": False, "signed": _SIGNED_EXAMPLE}),
+)
+SEED_EXAMPLES = _examples(
+    ("commit", "commit to a seed", {"commitment": "9a4f" * 16}),
+    ("reveal", "send the seed (once the reveals open, the committed one)", {"seed": "my seed"}),
+)
+ROUND_ACTION_EXAMPLES = _examples(
+    ("stand", "stand (Toto21)", {"type": "stand"}),
+    (
+        "bet",
+        "bet 10, as a keyed seat (Kvitlach)",
+        {"type": "bet", "data": {"amount": 10}, "signed": _SIGNED_EXAMPLE},
+    ),
+)
+TABLE_ACTION_EXAMPLES = _examples(("leave", "leave the table (Kvitlach)", {"type": "seat_left"}))
+
 EVENTS_PAGE = 1000
 
 # Ids in paths and queries: of any other shape they name nothing (404, SPEC 13.3). The shape
@@ -226,6 +267,26 @@ class InclusionQuerySchema(StrictSchema):
             raise ValidationError("name a round, or a table and a seq")
 
 
+# OpenAPI 3.0 links query parameters only as the members of one object parameter (form
+# style, exploded: the same query string); the link is then the object's oneOf.
+INCLUSION_QUERY = "InclusionQuery"
+INCLUSION_ONE_OF = [
+    {"required": ["round"], "not": {"anyOf": [{"required": ["table"]}, {"required": ["seq"]}]}},
+    {"required": ["table", "seq"], "not": {"required": ["round"]}},
+]
+INCLUSION_HEAD = {
+    "in": "query",
+    "name": "head",
+    "required": True,
+    "style": "form",
+    "explode": True,
+    "description": "the head to prove, in the query's own parameters: `round` (a finished "
+    "round's head) or `table` and `seq` (a table's head at rest), never both; `size`, the "
+    "tree size, else the latest checkpoint's",
+    "schema": {"$ref": f"#/components/schemas/{INCLUSION_QUERY}"},
+}
+
+
 class TableBundleQuerySchema(StrictSchema):
     seq = fields.Integer(
         load_default=None,
@@ -236,10 +297,19 @@ class TableBundleQuerySchema(StrictSchema):
 
 class ConsistencyQuerySchema(Schema):
     first = fields.Integer(
-        required=True, data_key="from", validate=validate.Range(min=1, max=2**53 - 1)
+        required=True,
+        data_key="from",
+        validate=validate.Range(min=1, max=2**53 - 1),
+        metadata={"description": "the smaller tree size: at most `to` (else 422)"},
     )
     second = fields.Integer(
-        required=True, data_key="to", validate=validate.Range(min=1, max=2**53 - 1)
+        required=True,
+        data_key="to",
+        validate=validate.Range(min=1, max=2**53 - 1),
+        metadata={
+            "description": "the larger tree size: at least `from` (else 422), at most "
+            "the log's size (else 409)"
+        },
     )
 
     class Meta:

@@ -109,7 +109,7 @@ def run_serve(args: argparse.Namespace) -> int:
     logs.configure("text")  # until the configuration says which
     try:
         config = Config.from_env()
-        logs.configure(config.log_format)
+        logs.configure(config.log_format, level=config.log_level)
         for line in unknown_variables():
             log.warning("%s", line)
         _multiprocess_metrics(config)

@@ -6,23 +6,20 @@ the client stops sending is given up after ``timeout_s`` of silence (408), so a 
 headers promise a body that never comes holds one thread for that long, not for ever; the other
 threads and workers answer meanwhile.
 
-Its logs go through the service's (``logs.configure``): gunicorn's own lines, and one access
-line a request on ``fairdeal.access`` with its fields. Metrics across workers need
-prometheus-client's multiprocess mode (``metrics.py``); a worker that exits is marked dead
+Its logs go through the service's (``logs.configure``): gunicorn's own lines, and the app's,
+each request's line among them (``logs.AccessLog``, around the app). Metrics across workers
+need prometheus-client's multiprocess mode (``metrics.py``); a worker that exits is marked dead
 there. gunicorn runs on POSIX systems only (it needs ``fcntl``).
 """
 
-import logging
 import os
 import socket
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any, Generic, TypeVar
 
 from werkzeug.exceptions import RequestTimeout
 
-from fairdeal.api import logs
 from fairdeal.api.config import MULTIPROCESS_METRICS
 
 try:
@@ -88,8 +85,7 @@ class _Server(BaseApplication, Generic[App]):  # type: ignore[misc]
             "graceful_timeout": GRACEFUL_S,
             "keepalive": KEEPALIVE_S,
             "proc_name": "fairdeal",
-            "logger_class": AccessLogger,
-            "accesslog": "-",  # on; AccessLogger writes it through the service's logging
+            "logger_class": RootLogger,
             "when_ready": lambda server: self._ready(),
             "worker_exit": lambda server, worker: self._worker_exit(worker),
             "child_exit": _forget_dead_worker,
@@ -154,10 +150,9 @@ class _TimedInput:
             raise RequestTimeout(reason) from None
 
 
-class AccessLogger(Logger):  # type: ignore[misc]
-    """gunicorn's logger, its lines sent to the root logger's handler (``logs.configure``);
-    a request's line on ``fairdeal.access`` as the development server's was, with the
-    request's fields."""
+class RootLogger(Logger):  # type: ignore[misc]
+    """gunicorn's logger, its lines sent to the root logger's handler (``logs.configure``), and
+    no access lines of its own: the app writes each request's (``logs.AccessLog``)."""
 
     def setup(self, cfg: Any) -> None:
         super().setup(cfg)
@@ -165,29 +160,3 @@ class AccessLogger(Logger):  # type: ignore[misc]
             for handler in list(log.handlers):
                 log.removeHandler(handler)
         self.error_log.propagate = True
-
-    def access(self, resp: Any, req: Any, environ: dict[str, Any], request_time: timedelta) -> None:
-        status = str(resp.status).split(None, 1)[0]
-        sent = getattr(resp, "sent", None)
-        line = f"{environ['REQUEST_METHOD']} {environ['RAW_URI']} {environ['SERVER_PROTOCOL']}"
-        logging.getLogger(logs.ACCESS_LOGGER).info(
-            '"%s" %s %s',
-            _printable(line),
-            status,
-            "-" if sent is None else sent,
-            extra={
-                "method": environ["REQUEST_METHOD"],
-                "path": _printable(environ["RAW_URI"].partition("?")[0]),
-                "client": environ.get("REMOTE_ADDR", "-"),
-                "status": int(status) if status.isdigit() else status,
-                "bytes": "-" if sent is None else sent,
-            },
-        )
-
-
-_CONTROL = {code: f"\\x{code:02x}" for code in [*range(0x20), 0x7F]}
-
-
-def _printable(text: str) -> str:
-    """No control character from a client reaches a log line as itself."""
-    return text.translate(_CONTROL)

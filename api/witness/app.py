@@ -1,6 +1,7 @@
 """The witness's HTTP face: ``POST /add-checkpoint`` as C2SP tlog-witness says, and ``GET /``,
 its state as JSON. Every refusal is plain text, one line; never a traceback. A database locked
-past its busy timeout is 503 with ``Retry-After``: the log sends the checkpoint again later."""
+past its busy timeout is 503 with ``Retry-After``: the log sends the checkpoint again later.
+Each request has its line in the service's format (logs.py)."""
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -9,6 +10,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from fairdeal.api.logs import AccessLog
 from fairdeal.note import NoteVerifier
 from fairdeal.witnessing import (
     MAX_BODY_BYTES,
@@ -40,6 +42,7 @@ def create_witness_app(
     app.register_blueprint(_views)
     app.register_error_handler(HTTPException, _plain_http_error)
     app.register_error_handler(StoreBusyError, _busy)
+    app.wsgi_app = AccessLog(app.wsgi_app)  # type: ignore[method-assign]
     return app
 
 

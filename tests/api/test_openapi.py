@@ -1,8 +1,9 @@
 """The OpenAPI document (/openapi.json): valid OpenAPI 3, who may call each operation, every
 error it can answer in the one error body, and summaries that read as whole sentences.
 
-Schemathesis checks the service's answers against this document (tests/reliability/
-test_fuzz.py); these tests check the document itself.
+Schemathesis checks the service's answers against this document (test_schemathesis.py,
+tests/reliability/test_fuzz.py); these tests check the document itself: each game's part of it
+is checked against the games in test_game_schemas.py.
 """
 
 import re
@@ -256,3 +257,69 @@ def test_the_docs_page_loads_its_vendored_script_not_a_cdn(server: Server) -> No
     script = raw(server.url, "GET", scripts[0])
     assert script.status == 200 and "javascript" in script.headers["Content-Type"]
     assert len(script.text) > 1_000_000  # the whole bundle, licence files beside it
+
+
+def test_every_request_body_has_examples(document: dict[str, Any]) -> None:
+    """Its own, or, for a table's creation, each game's (a body a oneOf variant)."""
+    for label, operation in operations(document).items():
+        if "requestBody" not in operation:
+            continue
+        body = operation["requestBody"]["content"]["application/json"]
+        variants = resolve(document, body["schema"]).get("oneOf", [])
+        examples = [resolve(document, variant).get("example") for variant in variants]
+        assert body.get("examples") or (examples and all(examples)), label
+
+
+def test_every_amount_a_request_carries_is_bounded_by_the_deployments_limit(
+    tmp_path: Path,
+) -> None:
+    """Over FAIRDEAL_MAX_AMOUNT a number is refused 422 over_limit: the schemas say so."""
+    config = Config(instance_path=tmp_path / "instance", sweep_interval_s=0, max_amount=1000)
+    app = create_app(config)
+    try:
+        schemas = app.test_client().get("/openapi.json").get_json()["components"]["schemas"]
+    finally:
+        close_app(app)
+    assert schemas["Toto21Options"]["properties"]["stake"]["maximum"] == 1000
+    assert schemas["KvitlachOptions"]["properties"]["bank_funding"]["maximum"] == 1000
+    assert schemas["KvitlachJoin"]["properties"]["buy_in"]["maximum"] == 1000
+    [integer] = [v for v in schemas["CommandValue"]["anyOf"] if v.get("type") == "integer"]
+    assert (integer["minimum"], integer["maximum"]) == (-1000, 1000)
+    data = schemas["Action"]["properties"]["data"]
+    assert data["additionalProperties"] == {"$ref": "#/components/schemas/CommandValue"}
+    assert data["not"] == {"required": ["signed"]}  # the signature goes beside the data
+
+
+@pytest.mark.parametrize(
+    ("query", "allowed"),
+    [
+        ({"round": "t0123456789abcdef.1"}, True),
+        ({"round": "t0123456789abcdef.1", "size": 3}, True),
+        ({"table": "t0123456789abcdef", "seq": 4}, True),
+        ({"table": "t0123456789abcdef"}, False),
+        ({"seq": 4}, False),
+        ({"round": "t0123456789abcdef.1", "seq": 4}, False),
+        ({"round": "t0123456789abcdef.1", "table": "t0123456789abcdef", "seq": 4}, False),
+        ({}, False),
+    ],
+    ids=[
+        "a round", "a round in a tree size", "a table and a seq", "a table without a seq",
+        "a seq alone", "a round and a seq", "a round and a table's head", "nothing",
+    ],
+)  # fmt: skip
+def test_the_inclusion_query_states_a_round_or_a_table_and_a_seq(
+    document: dict[str, Any], query: dict[str, Any], allowed: bool
+) -> None:
+    """OpenAPI 3.0 links query parameters as one object's members, sent as the query's own."""
+    [head] = operations(document)["GET /v1/log/inclusion"]["parameters"]
+    assert (head["in"], head["style"], head["explode"]) == ("query", "form", True)
+    validator = jsonschema_rs.Draft4Validator(resolve(document, head["schema"]))
+    assert validator.is_valid(query) == allowed
+
+
+def test_the_consistency_query_says_from_is_at_most_to(document: dict[str, Any]) -> None:
+    """A rule OpenAPI cannot state (tests/api/contract.py): in the parameters' descriptions."""
+    parameters = operations(document)["GET /v1/log/consistency"]["parameters"]
+    described = {p["name"]: p["description"] for p in parameters}
+    assert "at most `to`" in described["from"]
+    assert "at least `from`" in described["to"]

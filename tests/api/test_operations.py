@@ -183,6 +183,18 @@ def test_the_fourth_table_a_client_creates_in_a_minute_is_answered_429(limited: 
     found = samples(limited.url)
     status = {"route": "/v1/tables", "method": "POST", "status": "429"}
     assert sample(found, "fairdeal_http_requests_total", **status) == 1
+    assert sample(found, "fairdeal_rate_limited_total") == 1  # and its line at DEBUG: test_logs
+
+
+def test_every_refusal_of_the_limit_is_counted_creating_and_joining_alike(
+    limited: Server,
+) -> None:
+    table_id = raw(limited.url, "POST", "/v1/tables", {"game": "toto21"}).json["table_id"]
+    creating, joining = ("/v1/tables", {"game": "toto21"}), (f"/v1/tables/{table_id}/seats", {})
+    requests = [creating] * 3 + [joining] * 2  # the first table counts too: 4 before the join
+    statuses = [raw(limited.url, "POST", path, body).status for path, body in requests]
+    assert statuses == [201, 201, 429, 429, 429]
+    assert sample(samples(limited.url), "fairdeal_rate_limited_total") == 3
 
 
 def test_joining_counts_against_the_same_limit(limited: Server) -> None:

@@ -1,6 +1,8 @@
 """Schemathesis against /openapi.json, with all its default checks (no 5xx, responses as
 documented: status, content type, headers and schema; valid requests accepted, invalid ones
-refused; auth enforced where declared), and every error in the one error body.
+refused; auth enforced where declared), and every error in the one error body. A valid request
+may be refused 422 only for a rule the document cannot state, with that rule's code
+(tests/api/contract.py).
 
 Requests are generated from the service's own OpenAPI document, valid and invalid
 (negative mode), for every operation. Half of them are pointed at real tables and rounds
@@ -9,13 +11,9 @@ the rules and the log rather than stopping at "no such table". Afterwards every 
 chain still checks link by link and replays by the rules.
 """
 
-import json
 import random
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +21,6 @@ import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
-from schemathesis.config import SchemathesisConfig
 from schemathesis.core.parameters import ParameterLocation
 
 from tests.api.bots import (
@@ -34,6 +31,7 @@ from tests.api.bots import (
     verify_table,
 )
 from tests.api.conftest import OPERATOR_TOKEN, serving
+from tests.api.contract import CONFIG, refused_only_for_an_unstated_rule
 
 MAX_EXAMPLES = 25  # per operation and mode in CI; the slow variant runs 400
 
@@ -52,26 +50,6 @@ DEFAULT_CHECKS = [
     "ensure_resource_availability",
     "ignored_auth",
 ]
-
-# Rules the document cannot state, so a request matching it may still be refused 422: the
-# operations, and why. Everything else a valid request gets is 2xx, 401, 403, 404 or 409.
-REFUSED_THOUGH_DOCUMENTED = {
-    "POST /v1/tables": "the game checks its options and the creator's join data",
-    "POST /v1/tables/{table_id}/seats": "the game checks the join data (a buy-in)",
-    "POST /v1/tables/{table_id}/actions": "the game checks the action's data",
-    "POST /v1/rounds/{round_id}/actions": "the game checks the action's data",
-    "GET /v1/log/inclusion": "exactly one of round, or table and seq (no OpenAPI 3.0 form)",
-    "GET /v1/log/consistency": "from must not exceed to (no OpenAPI 3.0 form)",
-}
-# And any number a request carries over the deployment's limit is over_limit (422), which
-# the document leaves to the deployment. The same settings for the Python API and `st run`:
-SCHEMATHESIS_TOML = f"""
-[[operations]]
-include-name = {json.dumps(list(REFUSED_THOUGH_DOCUMENTED))}
-[operations.checks.positive_data_acceptance]
-expected-statuses = ["2xx", "401", "403", "404", "409", "422", "429"]
-"""
-CONFIG = SchemathesisConfig.from_str(SCHEMATHESIS_TOML)
 
 
 @dataclass
@@ -148,22 +126,8 @@ def operations(target: Target) -> list[Any]:
     return [result.ok() for result in schema.get_all_operations()]
 
 
-def test_schemathesis_own_run_finds_nothing(target: Target, tmp_path: Path) -> None:
-    """`st run` in its coverage phase: boundary values of every parameter, requests without
-    their required headers, methods the document does not name (405 with an Allow header)."""
-    config = tmp_path / "schemathesis.toml"
-    config.write_text(SCHEMATHESIS_TOML)
-    command = [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "run",
-               target.url + "/openapi.json", "--phases", "coverage", "--no-color"]  # fmt: skip
-    run = subprocess.run(  # in tmp_path: its cache is written in the working folder
-        command, cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False
-    )
-    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
-    print(run.stdout[run.stdout.rfind("Test cases:") :].strip())
-
-
 def test_every_default_check_runs_on_every_operation(target: Target) -> None:
-    """Only positive_data_acceptance's statuses are widened (REFUSED_THOUGH_DOCUMENTED)."""
+    """Only positive_data_acceptance's statuses are widened (tests/api/contract.py)."""
     for operation in operations(target):
         checks = operation.schema.config.checks_config_for(operation=operation, phase=None)
         off = [name for name in DEFAULT_CHECKS if not getattr(checks, name).enabled]
@@ -193,6 +157,9 @@ def _fuzz(operation: Any, mode: GenerationMode, target: Target, examples: int) -
     """Fuzz one operation; how many requests were sent (none if it has no request of this
     kind: no invalid input to make for an operation without parameters)."""
     sent = 0
+    checks = [one_error_body]
+    if mode == GenerationMode.POSITIVE:
+        checks.append(refused_only_for_an_unstated_rule)
 
     @given(operation.as_strategy(generation_mode=mode))
     @settings(
@@ -207,7 +174,7 @@ def _fuzz(operation: Any, mode: GenerationMode, target: Target, examples: int) -
         nonlocal sent
         headers = aim(case, target)
         sent += 1
-        case.call_and_validate(headers=headers, additional_checks=[one_error_body])
+        case.call_and_validate(headers=headers, additional_checks=checks)
 
     try:
         run()

@@ -90,3 +90,73 @@ def _choice(raw: Mapping[str, Any], key: str, default: str) -> str:
     if value not in _CHOICES[key] or not isinstance(value, str):
         raise OptionsError(f"{key} must be one of {', '.join(_CHOICES[key])}")
     return value
+
+
+# How each option is shown in documents (SPEC 12.1): its meaning, and a default that
+# depends on another option.
+_MEANINGS = {
+    "rule_set": "the rules played: classic or pressburg (SPEC 12)",
+    "decks": "decks in the shoe",
+    "bank_funding": "what the banker puts in the bank, even",
+    "ante": "what each player pays into the bank once per banker's term "
+    "(default: half the bank_funding)",
+    "max_bet": "the largest bet, at most the bank_funding (default: half of it)",
+    "banker_must_draw": "the banker draws while its best total is at most this "
+    "(default: 16 classic, none pressburg)",
+    "banker_exit": "the banker's exit on a 4 or a 7 (default: mandatory classic, "
+    "optional pressburg)",
+    "order": "who plays after whom (default: left classic, alternate pressburg)",
+    "max_seats": "seats, the banker's included: at most 4 with one deck, 7 with two "
+    "(default: that most)",
+    "seed_time_ms": "time for the client seeds of a round, in ms",
+    "move_time_ms": "time for each move, in ms",
+}
+
+
+def options_schema() -> dict[str, Any]:
+    """What ``parse`` takes, as a JSON Schema (OpenAPI 3.0's dialect): each option's type,
+    range and fixed default, and no other member. One rule it cannot say: ``max_bet`` is
+    at most ``bank_funding`` (JSON Schema compares no two members)."""
+    times = {"minimum": MIN_TIME_MS, "maximum": MAX_TIME_MS, "default": DEFAULT_TIME_MS}
+    decks = sorted(SEAT_LIMITS)
+    properties: dict[str, dict[str, Any]] = {
+        "rule_set": {"enum": list(_CHOICES["rule_set"]), "default": CLASSIC},
+        "decks": {"type": "integer", "enum": decks, "default": decks[0]},
+        "bank_funding": {"minimum": 2, "maximum": MAX_AMOUNT, "multipleOf": 2, "default": 100},
+        "ante": {"minimum": 0, "maximum": MAX_AMOUNT},
+        "max_bet": {"minimum": 1, "maximum": MAX_AMOUNT},
+        **{key: {"enum": list(_CHOICES[key])} for key in _RULE_SET_DEFAULTS[CLASSIC]},
+        "max_seats": {"minimum": 2, "maximum": max(SEAT_LIMITS.values())},
+        "seed_time_ms": dict(times),
+        "move_time_ms": dict(times),
+    }
+    for key, schema in properties.items():
+        schema.setdefault("type", "string" if "enum" in schema else "integer")
+        schema["description"] = _MEANINGS[key]
+    return {
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+        "anyOf": [_seats_with(count, decks[0]) for count in decks],
+        "example": {"rule_set": CLASSIC, "bank_funding": 100, "max_bet": 20, "max_seats": 4},
+    }
+
+
+def _seats_with(decks: int, default: int) -> dict[str, Any]:
+    """The seats that many decks allow: ``decks`` given, or by default."""
+    limits = {
+        "properties": {"decks": {"enum": [decks]}, "max_seats": {"maximum": SEAT_LIMITS[decks]}}
+    }
+    return limits if decks == default else {**limits, "required": ["decks"]}
+
+
+def join_schema() -> dict[str, Any]:
+    """What a seat joining sends (``seat_joined``'s data): its buy-in, as a JSON Schema."""
+    buy_in = {"type": "integer", "minimum": 1, "maximum": MAX_AMOUNT}
+    return {
+        "type": "object",
+        "properties": {"buy_in": {**buy_in, "description": "the chips the seat brings"}},
+        "required": ["buy_in"],
+        "additionalProperties": False,
+        "example": {"buy_in": 100},
+    }

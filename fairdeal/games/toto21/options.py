@@ -60,3 +60,43 @@ def _ranged(raw: Mapping[str, Any], name: str, lowest: int, highest: int, defaul
     if not lowest <= value <= highest:
         raise OptionsError(f"{name} must be in {lowest}..{highest}")
     return value
+
+
+# What each option means, for documents (SPEC 11.1).
+_MEANINGS = {
+    "target": "points that win the match",
+    "game_time_ms": "total game time from the match's start, in ms",
+    "move_time_ms": "time for each move, in ms",
+    "seed_time_ms": "time for the client seeds of a round, in ms",
+    "stake": "what each seat deposits and escrows, whole units",
+}
+
+
+def options_schema() -> dict[str, Any]:
+    """What ``parse`` takes, as a JSON Schema (OpenAPI 3.0's dialect): each option's range
+    and default, and no other member."""
+    target = {"type": "integer", "enum": list(TARGETS), "default": DEFAULT_TARGET}
+    ranged = {
+        name: {"type": "integer", "minimum": lowest, "maximum": highest, "default": default}
+        for name, (lowest, highest, default) in RANGES.items()
+    }
+    properties = {"target": target, **ranged}
+    for name, meaning in _MEANINGS.items():
+        properties[name]["description"] = meaning
+    return {
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+        "example": {"target": DEFAULT_TARGET, "stake": 100, "move_time_ms": 30_000},
+    }
+
+
+def join_schema() -> dict[str, Any]:
+    """What a seat joining sends (``seat_joined``'s data): nothing, as a JSON Schema."""
+    return {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": False,
+        "description": "nothing: each seat deposits the table's stake",
+        "example": {},
+    }
