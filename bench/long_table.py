@@ -31,7 +31,7 @@ from typing import Any
 # place, so that bench.* is found there and bench/api.py never stands in for a package.
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from bench.simulate import data_for  # noqa: E402 - after the path is set
+from bench.simulate import BOTS_NEVER_SEND, data_for  # noqa: E402 - after the path is set
 from bench.verify import _peak_of, timed_cli  # noqa: E402
 from fairdeal.api.config import Config  # noqa: E402
 from fairdeal.api.keystore import load_keys  # noqa: E402
@@ -44,7 +44,6 @@ from fairdeal.protocol import ROUND_REVEALED  # noqa: E402
 T0 = 1_760_000_000_000
 BUY_IN = 10**9
 NEAR = 10  # rounds measured around each point: a round's size varies with its play
-_NEVER = frozenset({"seat_left", "seat_joined"})
 
 
 class Clock:
@@ -106,7 +105,7 @@ def _step(
         (seat, kind)
         for seat in seats
         for kind in game.legal_actions(state, seat, secret)
-        if kind not in _NEVER
+        if kind not in BOTS_NEVER_SEND
     ]
     seat, kind = rng.choice(choices)
     try:

@@ -27,7 +27,8 @@ from fairdeal.table import Table, create, execute
 SeatKeys = Mapping[int, Ed25519PrivateKey]
 
 MAX_STEPS_PER_ROUND = 1000
-_NEVER = frozenset({"seat_left", "seat_joined"})
+# Bots stay seated, and send seeds as client_seed (Played commits a keyed seat's first).
+BOTS_NEVER_SEND = frozenset({"seat_left", "seat_joined", "seed_commitment"})
 
 
 class NoProgressError(RuntimeError):
@@ -156,7 +157,7 @@ def random_command(
         (seat, kind)
         for seat in seats
         for kind in game.legal_actions(state, seat, secret)
-        if kind not in _NEVER
+        if kind not in BOTS_NEVER_SEND
     ]
     if not choices:
         return None
