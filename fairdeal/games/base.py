@@ -12,7 +12,7 @@ import difflib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
-from fairdeal.errors import IllegalActionError
+from fairdeal.errors import IllegalActionError, OptionsError
 from fairdeal.events import Draft, Event
 from fairdeal.frozen import make
 from fairdeal.game import AnyGame, Command, Decision, Game, Logged
@@ -20,7 +20,7 @@ from fairdeal.game import AnyGame, Command, Decision, Game, Logged
 # The interface (fairdeal.game) is here too, as game packages import it.
 __all__ = [
     "AnyGame", "Command", "Decision", "Game", "Logged", "Options", "Plugin", "Run",
-    "deck_rules", "record", "unknown_command",
+    "deck_rules", "record", "unknown_command", "unknown_options",
 ]  # fmt: skip
 
 S = TypeVar("S")
@@ -111,12 +111,21 @@ def unknown_command(
 ) -> IllegalActionError:
     """The refusal of a command type ``game`` does not have: the nearest of its
     ``commands`` (a typo is the likeliest cause), and what the sender may send now."""
-    said = f"{game} has no command {kind!r}"
-    near = difflib.get_close_matches(kind, sorted(commands), n=1)
-    if near:
-        said += f" (did you mean {near[0]!r}?)"
     now = f"legal now: {', '.join(legal)}" if legal else "nothing is legal for this sender now"
-    return IllegalActionError(f"{said}; {now}")
+    return IllegalActionError(f"{game} has no command {_nearest(kind, commands)}; {now}")
+
+
+def unknown_options(game: str, unknown: Collection[str], known: Collection[str]) -> OptionsError:
+    """The refusal of options ``game`` does not have, each with the nearest it does, and the
+    options it has."""
+    named = ", ".join(_nearest(key, known) for key in sorted(unknown))
+    return OptionsError(f"{game} has no option {named}; its options: {', '.join(sorted(known))}")
+
+
+def _nearest(word: str, words: Collection[str]) -> str:
+    """``word`` quoted, with the nearest of ``words`` where one is near (a typo)."""
+    near = difflib.get_close_matches(word, sorted(words), n=1)
+    return f"{word!r} (did you mean {near[0]!r}?)" if near else repr(word)
 
 
 def record(command: Command, data: Mapping[str, Any], round_id: str | None = None) -> Draft:

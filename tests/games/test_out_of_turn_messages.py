@@ -1,9 +1,14 @@
-"""A move out of turn says whose move it is, and a move before the deal says the round is not
-dealt yet (it once said "it is not seat:0's move" to a seat before any card was out)."""
+"""Messages that help: a move out of turn says whose move it is, and a move before the deal
+says the round is not dealt yet (it once said "it is not seat:0's move" to a seat before any
+card was out); an unknown command or option names the nearest one."""
+
+from typing import Any
 
 import pytest
 
-from fairdeal.errors import IllegalActionError, OutOfTurnError
+from fairdeal.errors import IllegalActionError, OptionsError, OutOfTurnError
+from fairdeal.games.kvitlach import options as kvitlach_options
+from fairdeal.games.toto21 import options as toto21_options
 from tests.verifier.helpers import TableDriver, kvitlach_table, toto21_table
 
 
@@ -61,3 +66,24 @@ def test_a_kvitlach_typo_names_the_move_it_was_meant_for() -> None:
     assert (
         str(refused.value) == "Kvitlach has no command 'bte' (did you mean 'bet'?); legal now: bet"
     )
+
+
+@pytest.mark.parametrize(
+    ("game", "raw", "said"),
+    [
+        (toto21_options, {"targt": 4}, "Toto21 has no option 'targt' (did you mean 'target'?); "),
+        (
+            kvitlach_options,
+            {"bank_fundng": 2, "zzz": 1},
+            "Kvitlach has no option 'bank_fundng' (did you mean 'bank_funding'?), 'zzz'; ",
+        ),
+    ],
+)
+def test_an_unknown_option_names_the_nearest_and_every_option(
+    game: Any, raw: dict[str, int], said: str
+) -> None:
+    with pytest.raises(OptionsError) as refused:
+        game.parse(raw)
+    message = str(refused.value)
+    assert message.startswith(said)
+    assert message.endswith(f"its options: {', '.join(sorted(game.parse({}).to_json()))}")

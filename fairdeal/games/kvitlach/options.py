@@ -10,6 +10,7 @@ from typing import Any
 
 from fairdeal import cards
 from fairdeal.errors import OptionsError
+from fairdeal.games.base import unknown_options
 
 NAME = "kvitlach"
 CLASSIC, PRESSBURG = "classic", "pressburg"
@@ -55,9 +56,9 @@ KEYS = tuple(field.name for field in fields(Options))
 
 def parse(raw: Mapping[str, Any]) -> Options:
     """The full options of a table, or OptionsError naming the first bad one."""
-    unknown = sorted(set(raw) - set(KEYS))
+    unknown = set(raw) - set(KEYS)
     if unknown:
-        raise OptionsError(f"unknown Kvitlach options: {', '.join(unknown)}")
+        raise unknown_options("Kvitlach", unknown, KEYS)
     rule_set = _choice(raw, "rule_set", CLASSIC)
     decks = _integer(raw, "decks", 1, 2, 1)
     funding = _integer(raw, "bank_funding", 2, MAX_AMOUNT, 100)

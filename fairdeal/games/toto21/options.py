@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from fairdeal.errors import OptionsError
+from fairdeal.games.base import unknown_options
 
 NAME = "toto21"
 TARGETS = (2, 4, 6, 8, 10)
@@ -38,9 +39,9 @@ def parse(raw: Mapping[str, Any]) -> Options:
     """The options with defaults filled in; OptionsError for anything out of range."""
     if not isinstance(raw, Mapping):
         raise OptionsError("toto21 options are an object")
-    unknown = sorted(set(raw) - set(RANGES) - {"target"})
+    unknown = set(raw) - set(RANGES) - {"target"}
     if unknown:
-        raise OptionsError(f"toto21 has no option {unknown[0]!r}")
+        raise unknown_options("Toto21", unknown, {*RANGES, "target"})
     target = _integer(raw, "target", DEFAULT_TARGET)
     if target not in TARGETS:
         raise OptionsError(f"target must be one of {TARGETS}")
