@@ -34,7 +34,9 @@ def relay(server: Server) -> Iterator[Relay]:
 
 def _client(relay: Relay, slept: list[float] | None = None) -> FairdealClient:
     sleep = (slept if slept is not None else []).append
-    return FairdealClient(relay.url, retries=Retries(sleep=sleep))
+    # A generous read timeout: on a loaded machine a slow answer must not become a timeout,
+    # whose retry on a new connection these tests would count as the SDK's doing.
+    return FairdealClient(relay.url, timeout=120.0, retries=Retries(sleep=sleep))
 
 
 def _seated(client: FairdealClient) -> tuple[SeatClient, SeatClient]:
