@@ -16,6 +16,7 @@ from tests.api.conftest import Server
 from tests.browser.conftest import assert_clean_console, screenshot, serve_live, wait_for
 
 pytest.importorskip("selenium")
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -80,7 +81,10 @@ def _click(driver: Any, kind: str) -> bool:
     button = _buttons(driver).get(kind)
     if button is None:
         return False
-    button.click()
+    try:
+        button.click()
+    except StaleElementReferenceException:  # drawn again between finding and clicking
+        return False
     return True
 
 
