@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from conformance import questions
 from fairdeal.keys import public_key_pem
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
 from fairdeal.verifier import cli
@@ -875,6 +876,10 @@ def _checkpoint_inputs(suite: Suite, pins: Pins) -> None:
         checkpoint=earlier,
         consistency_proofs=(proof,),
     )
+    what = "the checkpoint as the input and a consistency proof, no --checkpoint: it links nothing"
+    suite.case(
+        "input-checkpoint-proof-without-checkpoint", what, latest, consistency_proofs=(proof,)
+    )
     what = "the checkpoint as the input, --checkpoint the earlier one, no proof given"
     suite.case(
         "input-checkpoint-without-proof", what, latest, "input.missing_proof", checkpoint=earlier
@@ -1139,6 +1144,8 @@ def _step_zero(suite: Suite, pins: Pins) -> None:
     suite.case("key-file-missing", what, bundle, "input.unreadable", keys=(MISSING,))
     what = "a --checkpoint file that does not exist"
     suite.case("checkpoint-file-missing", what, EXPORT, "input.unreadable", checkpoint=MISSING)
+    what = "a --witness file that does not exist: a file, not a key string (no two +)"
+    suite.case("witness-file-missing", what, bundle, "input.unreadable", witnesses=(MISSING,))
 
 
 # -- the folder -------------------------------------------------------------------------------
@@ -1165,6 +1172,7 @@ def build() -> Suite:
     _pinned_exports(suite, logs, pins)
     _witnesses(suite, logs, pins)
     _step_zero(suite, pins)
+    questions.add(suite, _bundle_of(v1.log, "t21.2", bounded=True))
     return suite
 
 

@@ -153,7 +153,7 @@ class RoundChecker:
         data, round_id = event.data, str(event.round)
         if round_id in self.finished or (self.current and self.current.id == round_id):
             self._find("chain.misplaced", event, f"round id {round_id} is used twice")
-        elif self.bounded and round_id != f"{self.table}.{data.get('number')}":
+        elif self.bounded and not _numbered(self.table, round_id, data.get("number")):
             reason = f"round id {round_id} is not {self.table}.<number> after a table_state"
             self._find("chain.misplaced", event, reason)
         self._close_current(event)
@@ -394,6 +394,12 @@ _HANDLERS = {
     ROUND_VOIDED: RoundChecker._voided,
     ROUND_REVEALED: RoundChecker._revealed,
 }
+
+
+def _numbered(table: str, round_id: str, number: Any) -> bool:
+    """(3) Whether ``round_id`` is the table id, a full stop and the integer ``number`` in
+    decimal (SPEC 6.6): the service's name for the table's round of that number."""
+    return type(number) is int and round_id == f"{table}.{number}"
 
 
 def _opens(round_id: str, seat: int, seed: str, commitment: str) -> bool:

@@ -58,12 +58,20 @@ def restart(
     try:
         replayed = started_at(registry(), snapshot, data, digest)
     except EventSchemaError as e:
-        return None, _finding("rules.unknown_game", snapshot, f"table_state: {e}")
+        # rules.unknown_game only for no known game with options, as for table_created;
+        # members a known game does not restore are the operator's signed lie.
+        code = "rules.crashed" if _known_game(data) else "rules.unknown_game"
+        return None, _finding(code, snapshot, f"table_state: {e}")
     except OptionsError as e:
         return None, _finding("rules.invalid_options", snapshot, f"table_state: {e}")
     except Exception as e:  # a game refusing a forged snapshot in its own way
         return None, _crashed(snapshot, e)
     return replayed, None
+
+
+def _known_game(data: Mapping[str, Any]) -> bool:
+    name = data.get("game")
+    return isinstance(name, str) and name in registry() and isinstance(data.get("options"), dict)
 
 
 def _seat_keys_problem(snapshot: Event, data: dict[str, Any]) -> Finding | None:

@@ -80,6 +80,9 @@ def load_trust(
 
 
 def _one_key(spec: str) -> tuple[Ed25519PublicKey, str | None]:
+    """A file if one of that name exists (a PEM key, or a C2SP key string in it); else
+    the key string itself if it has two "+" at least (a seat's 64 hex digits are refused
+    with a hint); else a file that cannot be read (input.unreadable)."""
     if not os.path.exists(spec) and _SEAT_KEY.fullmatch(spec.strip()):
         reason = (
             f"{spec.strip()[:16]}… is 64 hex digits, a seat's public key as fairdeal keygen "
@@ -124,8 +127,10 @@ def _witnesses(specs: Sequence[str]) -> tuple[CosignatureVerifier, ...]:
 
 
 def _one_witness(spec: str) -> CosignatureVerifier:
+    """As a --key: a file if one of that name exists, else the key string itself if it
+    has two "+" at least, else a file that cannot be read (input.unreadable)."""
     text = spec
-    if os.path.exists(spec):
+    if os.path.exists(spec) or spec.count("+") < 2:
         with open_input(spec) as stream:
             text = text_of(read_small(stream, f"witness key file {spec}"), f"witness key {spec}")
     try:

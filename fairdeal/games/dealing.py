@@ -321,7 +321,7 @@ def deal_draft(
 def revealed_draft(current: RoundState, secret: bytes | None) -> Draft:
     """``round_revealed``: the server seed, the last event of every round."""
     if secret is None:
-        raise ValueError("the reveal needs the server seed")
+        raise IllegalActionError("the reveal needs the round's server seed")
     check_secret(secret, current.commitment)
     return Draft(ROUND_REVEALED, SERVER, {"server_seed": secret.hex()}, current.round_id)
 

@@ -521,9 +521,9 @@ test("rules: start, replay and restart, and the finding for each way a run fails
       return rules.restart(events[0], texts[0], hashes[0]);
     };
     assert.equal(restart(state).replayed.state.count, 5);
-    assert.equal(restart({ ...state, count: -1 }).finding.code, "rules.unknown_game");
+    assert.equal(restart({ ...state, count: -1 }).finding.code, "rules.crashed");
     assert.equal(restart({ ...state, options: {} }).finding.code, "rules.invalid_options");
-    assert.equal(restart({ ...state, extra: 1 }).finding.code, "rules.unknown_game");
+    assert.equal(restart({ ...state, extra: 1 }).finding.code, "rules.crashed");
     assert.equal(restart(state, 2).finding.code, "sig.seat_key", "version 2 states its seat_keys");
     assert.equal(restart({ ...state, seat_keys: [] }, 2).replayed.seen.start, -1);
   } finally {

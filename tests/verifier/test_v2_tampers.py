@@ -337,6 +337,13 @@ def _statement_without_its_data(events: Plain) -> None:
     del _event(events, "stand", "v2t21.3", "seat:0")["data"]["signed"]["data"]
 
 
+def _void_without_its_reveal(events: Plain) -> None:
+    """SPEC 6.3: the withheld reveal's void logged without the round_revealed its run
+    needs the server seed for: the server's seed_timeout is refused, not a crash."""
+    assert events[-1]["type"] == "round_revealed"
+    del events[-1]
+
+
 # the chain's version
 
 
@@ -428,6 +435,11 @@ ATTACKS: dict[str, tuple[str, Callable[[Plain], None], set[str]]] = {
         "v2t21.3",
         _statement_without_its_data,
         {"sig.seat_bad"},
+    ),
+    "a_withheld_reveal_voided_without_the_reveal": (
+        "v2t21.2",
+        _void_without_its_reveal,
+        {"round.unfinished", "rules.server_refused"},
     ),
 }
 

@@ -355,7 +355,7 @@ BAD_KEYS = {
     "a witness key of type 0x01": _key_of_type(b"\x01"),
     "a wrong key ID": ALICE.verifier_key().replace(ALICE.key_id.hex(), "00000000"),
     "bad base64": ALICE.verifier_key()[:-2] + "!!",
-    "no key at all": "witness.alice.example",
+    "no key at all": "witness.alice.example++",
 }
 
 
@@ -374,6 +374,20 @@ def test_a_witness_key_is_read_from_a_file(
 ) -> None:
     alice = _write(tmp_path, "alice.vkey", ALICE.verifier_key() + "\n")
     assert _verify(capsys, tmp_path, honest, "--witness", alice)[0] == 0
+
+
+def test_a_witness_argument_is_a_file_if_one_exists_else_a_key_string_if_it_has_two_plus(
+    capsys: Any, tmp_path: Path, honest: dict[str, Any], monkeypatch: Any
+) -> None:
+    """SPEC 7, the command line: as --key, the name of a file that exists is read as the
+    file (even one whose name has the form of a key string), and one that names no file
+    and has no two "+" is a file that cannot be read, not a malformed key."""
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path, "a+b+c", ALICE.verifier_key() + "\n")  # as a string: no key
+    status, report = _verify(capsys, tmp_path, honest, "--witness", "a+b+c", *BOTH[2:])
+    assert (status, codes(report)) == (0, set()), report
+    status, report = _verify(capsys, tmp_path, honest, "--witness", "alice.vkey")
+    assert status == 2 and codes(report) == {"input.unreadable"}, report
 
 
 def test_one_witness_given_twice_is_exit_2(capsys: Any, files: dict[str, str]) -> None:

@@ -94,7 +94,7 @@ export class RoundChecker {
     const id = event.round;
     if (this.finished.has(id) || this.current?.id === id) {
       this.find("chain.misplaced", event, `round id ${id} is used twice`);
-    } else if (this.bounded && id !== `${this.table}.${data.number}`) {
+    } else if (this.bounded && !(isInt(data.number) && id === `${this.table}.${data.number}`)) {
       this.find("chain.misplaced", event, `round id ${id} is not ${this.table}.<number> after a table_state`);
     }
     this.closeCurrent(event);

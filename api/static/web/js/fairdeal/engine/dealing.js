@@ -289,7 +289,7 @@ export function dealDraft(current, dealt, position, seat, face) {
 
 /** `round_revealed`: the server seed, the last event of every round. */
 export function revealedDraft(current, secret) {
-  if (secret === null || secret === undefined) throw new RangeError("the reveal needs the server seed");
+  if (secret === null || secret === undefined) throw new IllegalActionError("the reveal needs the round's server seed");
   checkSecret(secret, current.commitment);
   return draft(ROUND_REVEALED, SERVER, { server_seed: bytesToHex(secret) }, current.round_id);
 }

@@ -18,7 +18,7 @@ import {
   StateMismatchError,
 } from "./errors.js";
 import { SERVER } from "./protocol.js";
-import { item } from "./pytypes.js";
+import { get, isDict, item } from "./pytypes.js";
 import { registry } from "./registry.js";
 import * as statements from "./statements.js";
 import { NOTHING_SEEN, SIGNED } from "./statements.js";
@@ -60,7 +60,12 @@ export function restart(snapshot, dataText, digestHex) {
   try {
     return { replayed: startedAt(registry(), snapshot, data, digestHex), finding: null };
   } catch (e) {
-    if (e instanceof EventSchemaError) return failed("rules.unknown_game", snapshot, `table_state: ${e.message}`);
+    if (e instanceof EventSchemaError) {
+      // rules.unknown_game only for no known game with options, as for table_created;
+      // members a known game does not restore are the operator's signed lie.
+      const known = isDict(get(data, "options")) && registry().has(get(data, "game"));
+      return failed(known ? "rules.crashed" : "rules.unknown_game", snapshot, `table_state: ${e.message}`);
+    }
     if (e instanceof OptionsError) return failed("rules.invalid_options", snapshot, `table_state: ${e.message}`);
     return crashed(snapshot, e); // a game refusing a forged snapshot in its own way
   }
