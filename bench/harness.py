@@ -453,5 +453,22 @@ def postgres_schema(url: str, prefix: str = "fairdeal_bench") -> Iterator[str]:
     try:
         yield f"{url}{separator}options=-csearch_path%3D{name}"
     finally:
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(name)))
+        drop_schema(url, name)
+
+
+def drop_schema(url: str, name: str, attempts: int = 3) -> None:
+    """Drop the schema ``name``, on a new connection if one is lost under it (a loaded
+    server, or a test that ends connections, once cut a teardown's drop short)."""
+    import psycopg
+    from psycopg import sql
+
+    for attempt in range(1, attempts + 1):
+        try:
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute(
+                    sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name))
+                )
+            return
+        except psycopg.OperationalError:
+            if attempt == attempts:
+                raise

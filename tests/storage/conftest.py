@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.harness import drop_schema
 from fairdeal.api.storage import Store, open_store
 
 
@@ -64,8 +65,7 @@ def _postgres_backend(url: str) -> Iterator[Backend]:
         yield backend
     finally:
         backend.close_all()
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(name)))
+        drop_schema(url, name)
 
 
 @pytest.fixture
