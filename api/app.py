@@ -9,15 +9,19 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from flask import Flask, Response, current_app, request, stream_with_context
+from flask import Flask, Response, request, stream_with_context
 from flask_smorest import Blueprint
 from werkzeug.exceptions import HTTPException
 
-from fairdeal.api import ids, limits, metrics, schemas, web
-from fairdeal.api import logs as log_setup
-from fairdeal.api.config import Config, unknown_variables, witness_list
-from fairdeal.api.cosigning import Collector, Counters
-from fairdeal.api.errors import (
+from fairdeal.protocol import CLIENT_SEED, JOINER_ACCEPTED, JOINER_REJECTED, SEED_COMMITMENT
+from fairdeal.statements import SIGNATURE
+
+from . import ids, limits, metrics, schemas, web
+from . import logs as log_setup
+from .config import Config, unknown_variables, witness_list
+from .cosigning import Collector, Counters
+from .current import EXTENSION, service
+from .errors import (
     ApiError,
     BadRequestError,
     InvalidInputError,
@@ -28,14 +32,13 @@ from fairdeal.api.errors import (
     UnauthorizedError,
     from_unavailable,
 )
-from fairdeal.api.keystore import load_keys
-from fairdeal.api.openapi import OPERATOR, OPTIONAL_SEAT, PUBLIC, SEAT, DocumentedApi, documented
-from fairdeal.api.readiness import readiness
-from fairdeal.api.service import Clock, Idempotency, Service, wall_clock
-from fairdeal.api.storage import StorageUnavailableError, open_store
-from fairdeal.api.tokens import same_secret, token_hash
-from fairdeal.protocol import CLIENT_SEED, JOINER_ACCEPTED, JOINER_REJECTED, SEED_COMMITMENT
-from fairdeal.statements import SIGNATURE
+from .keystore import load_keys
+from .openapi import OPERATOR, OPTIONAL_SEAT, PUBLIC, SEAT, DocumentedApi, documented
+from .readiness import readiness
+from .service import Clock, Idempotency, Service, wall_clock
+from .storage import StorageUnavailableError, open_store
+from .tiles import tiles as tile_api
+from .tokens import same_secret, token_hash
 
 log = logging.getLogger("fairdeal")
 STATIC = Path(__file__).parent / "static"
@@ -71,11 +74,9 @@ def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask
     store = open_store(config.store_url)
     store.migrate()
     service = Service(store, load_keys(config), config, clock)
-    app.extensions["fairdeal"] = service
+    app.extensions[EXTENSION] = service
     api = DocumentedApi(app)
     api.document_errors()
-    from fairdeal.api.tiles import tiles as tile_api  # here: it imports service() from here
-
     for blueprint in (tables, logs, health, tile_api):
         api.register_blueprint(blueprint)
     api.document_one_of("Seed", schemas.SEED_ONE_OF)
@@ -131,11 +132,6 @@ def close_app(app: Flask) -> None:
     if collector is not None:
         collector.stop()
     app.extensions["fairdeal"].store.close()
-
-
-def service() -> Service:
-    found: Service = current_app.extensions["fairdeal"]
-    return found
 
 
 # Tables and seats

@@ -15,11 +15,12 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from fairdeal import randomness
-from fairdeal.api import seat_cli
 from fairdeal.errors import FairdealError
 from fairdeal.games import registry
 from fairdeal.games.base import deck_rules
 from fairdeal.games.dealing import round_deck
+
+from . import seat_cli
 
 USAGE_ERROR = 2
 SERVER_EXTRA = "pip install -e '.[server]' in fairdeal's clone"
@@ -101,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _add_server_commands(commands: Any) -> None:
     try:
-        from fairdeal.api.service_cli import add_commands  # needs the server extra
+        from .service_cli import add_commands  # needs the server extra
     except ImportError:
         _add_missing_server_commands(commands)
         return

@@ -31,7 +31,13 @@ carry no key (the server refuses one) and are never sent twice. ``Connection`` i
 transport alone (``send``: every try of one ``Request``; its ``Response`` whatever the
 status), for a program that reads the answers itself.
 
-Uses only the standard library, ``cryptography``, the pure core and the verifier.
+Use it as ``with FairdealClient(url) as client:`` (the connection is closed on the way out).
+Moves are ``Action`` members (plain strings are taken too). Every reply is the service's JSON
+as parsed, typed for a type checker (``TableView``, ``Receipt``, ...; the package ships
+``py.typed``), and ``verify_round`` returns the verifier's ``Report``.
+
+Uses only the standard library, ``cryptography``, the pure core and the verifier: the core
+install (``pip install .``, without the server extra) is all it needs.
 """
 
 import hmac
@@ -43,7 +49,9 @@ import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from enum import StrEnum
+from types import TracebackType
+from typing import Any, Self, TypedDict
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -70,24 +78,31 @@ from fairdeal.protocol import (
 )
 from fairdeal.statements import KEY, NO_KEYS, NOTHING_SEEN, SIGNATURE, SIGNED, SeatKeys, Seen
 from fairdeal.table import SEAT_KEYS
-from fairdeal.verifier import Report, Trust, load_trust, verify_bundle
+from fairdeal.verifier import Finding, Report, Trust, load_trust, verify_bundle
 
 __all__ = [
+    "Action",
     "BundleInvalidError",
     "CardCommitmentError",
     "ClientError",
     "Connection",
     "EventsReply",
     "FairdealClient",
+    "Finding",
+    "GameView",
+    "LoggedEvent",
+    "Receipt",
     "ReceiptChainError",
     "ReceiptError",
     "ReceiptMismatchError",
     "ReceiptSignatureError",
+    "Report",
     "Request",
     "Response",
     "Retries",
     "RevealNotOpenError",
     "RoundOpenedReply",
+    "RoundView",
     "SeatClient",
     "SeatReply",
     "SeatStatementError",
@@ -98,13 +113,63 @@ __all__ = [
     "new_idempotency_key",
 ]
 
-# Replies, as the service sends them (the OpenAPI document at /openapi.json has them all)
+# Moves
+
+
+class Action(StrEnum):
+    """The moves a seat sends, by name: ``SeatClient.act`` takes these in a round,
+    ``SeatClient.table_act`` the last two between rounds. Each is its plain string too
+    (``Action.HIT == "hit"``), and plain strings are taken as they are."""
+
+    # Toto21 (SPEC 11)
+    HIT = "hit"
+    STAND = "stand"
+    BLIND = "blind"
+    # Kvitlach (SPEC 12): a player's, then the banker's
+    BET = "bet"
+    OPEN_CARD = "open_card"
+    ELVAROON = "elvaroon"
+    REJECT = "reject"
+    BANKER_DRAW = "banker_draw"
+    BANKER_STOP = "banker_stop"
+    # Kvitlach, between rounds
+    SEAT_LEFT = "seat_left"
+    BANKER_EXIT = "banker_exit"
+
+
+# Replies, as the service sends them (the OpenAPI document at /openapi.json has them all):
+# each is the parsed JSON itself, typed, so the raw answer is always at hand.
+
+
+class LoggedEvent(TypedDict):
+    """An event as logged (SPEC 5): ``round`` is None outside a round, ``time`` Unix
+    milliseconds, ``data`` the event type's own members."""
+
+    version: int
+    table: str
+    round: str | None
+    seq: int
+    prev: str
+    time: int
+    type: str
+    actor: str
+    data: dict[str, Any]
+
+
+class Receipt(TypedDict):
+    """A signed event, as every reply carries its receipts (already checked when a reply is
+    returned): the event, its hash, the signing key's id and the signature, in hex."""
+
+    event: LoggedEvent
+    hash: str
+    key_id: str
+    signature: str
 
 
 class EventsReply(TypedDict):
     """The answer to a command: the signed events it logged, the receipts (already checked)."""
 
-    events: list[dict[str, Any]]
+    events: list[Receipt]
 
 
 class SeatReply(EventsReply):
@@ -122,10 +187,58 @@ class RoundOpenedReply(EventsReply):
     commitment: str
 
 
+class RoundView(TypedDict, total=False):
+    """The round in a game's view: the members both games show, then each game's own
+    (present in that game's view only; SPEC 11.7 for Toto21, 12 for Kvitlach)."""
+
+    id: str
+    number: int
+    commitment: str
+    seats: list[int]
+    revealed: bool
+    server_seed: str  # once revealed
+    turn: int | None
+    cards: list[dict[str, Any]]  # Toto21
+    dealer: int
+    player: int
+    move_deadline: int | None
+    blind_taken: bool
+    banker: int  # Kvitlach
+    order: list[int]
+    phase: str
+    deadline: int | None
+    bank: int
+    covered: int
+    hands: list[dict[str, Any]]
+
+
+class GameView(TypedDict, total=False):
+    """A game's view of the table as one seat sees it: the members both games show, then each
+    game's own (SPEC 11.7 for Toto21, 12 for Kvitlach). ``round`` is None between rounds."""
+
+    game: str
+    options: dict[str, Any]
+    seats: list[int]
+    balances: dict[str, int]
+    rounds: int
+    round: RoundView | None
+    viewer: int | None  # Toto21
+    phase: str
+    score: list[int]
+    worth: int
+    game_deadline: int | None
+    you: int | None  # Kvitlach
+    banker: int | None
+    term: dict[str, Any] | None
+    exit_offer: bool
+    legal_actions: list[str]
+    your_cards: list[dict[str, Any]]
+
+
 class TableView(TypedDict):
-    """A table as one seat sees it: ``view`` is the game's view (SPEC 11.7 for Toto21, 12 for
-    Kvitlach), with this seat's own cards and their salts; ``legal_actions`` what it may send
-    now; ``head`` the table's last logged event as ``{"seq", "hash"}``."""
+    """A table as one seat sees it: ``view`` is the game's view, with this seat's own cards
+    and their salts; ``legal_actions`` what it may send now (``Action`` names them);
+    ``head`` the table's last logged event as ``{"seq", "hash"}``."""
 
     table_id: str
     game: str
@@ -133,7 +246,7 @@ class TableView(TypedDict):
     current_round: str | None
     head: dict[str, Any]
     legal_actions: list[str]
-    view: dict[str, Any]
+    view: GameView
 
 
 # Errors
@@ -336,6 +449,17 @@ class Connection:
         with self._lock:
             self._connection.close()
 
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
 
 @dataclass
 class TableLog:
@@ -432,6 +556,18 @@ class FairdealClient:
         """Close the connection (the next request opens a new one)."""
         self.connection.close()
 
+    def __enter__(self) -> Self:
+        """``with FairdealClient(url) as client:`` closes the connection on the way out."""
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
     # Tables and seats
 
     def create_table(
@@ -513,7 +649,9 @@ class FairdealClient:
 
     # Checking
 
-    def check_receipts(self, table_id: str, events: list[dict[str, Any]]) -> list[SignedEvent]:
+    def check_receipts(
+        self, table_id: str, events: Sequence[Receipt] | Sequence[Mapping[str, Any]]
+    ) -> list[SignedEvent]:
         """Check new events against the chain; fetch and check any this client missed."""
         signed = [self._parse(raw) for raw in events]
         log = self.tables.get(table_id)
@@ -710,12 +848,13 @@ class SeatClient:
         return reply
 
     def act(
-        self, round_id: str, kind: str, idempotency_key: str | None = None, **data: Any
+        self, round_id: str, kind: Action | str, idempotency_key: str | None = None, **data: Any
     ) -> EventsReply:
-        """A move in the round: ``kind`` is ``hit``, ``stand``, ``blind`` (Toto21), ``bet``,
-        ``open_card``, ... (Kvitlach), with its data as keyword arguments
-        (``act(r, "bet", amount=10)``)."""
+        """A move in the round: ``kind`` is an ``Action`` (or its string): ``HIT``, ``STAND``,
+        ``BLIND`` (Toto21), ``BET``, ``OPEN_CARD``, ... (Kvitlach), with its data as keyword
+        arguments (``act(r, Action.BET, amount=10)``)."""
         self._reveal_due()
+        kind = str(kind)
         body = {"type": kind, "data": data}
         path = f"/v1/rounds/{round_id}/actions"
         reply: EventsReply = self._command(
@@ -723,9 +862,12 @@ class SeatClient:
         )
         return reply
 
-    def table_act(self, kind: str, idempotency_key: str | None = None, **data: Any) -> EventsReply:
-        """An action outside a round (Kvitlach: ``seat_left``, the banker's exit)."""
+    def table_act(
+        self, kind: Action | str, idempotency_key: str | None = None, **data: Any
+    ) -> EventsReply:
+        """An action outside a round (Kvitlach: ``Action.SEAT_LEFT``, ``Action.BANKER_EXIT``)."""
         self._reveal_due()
+        kind = str(kind)
         body = {"type": kind, "data": data}
         path = f"/v1/tables/{self.table_id}/actions"
         reply: EventsReply = self._command(

@@ -18,9 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from fairdeal.api.config import WitnessConfig
-from fairdeal.api.storage import CheckpointRow, StorageUnavailableError, Store
-from fairdeal.api.transparency import TransparencyLog
 from fairdeal.cosignature import BadCosignatureError
 from fairdeal.note import parse_signature_line, read_note
 from fairdeal.witnessing import (
@@ -30,6 +27,10 @@ from fairdeal.witnessing import (
     parse_cosignature_lines,
     parse_tlog_size,
 )
+
+from .config import WitnessConfig
+from .storage import CheckpointRow, StorageUnavailableError, Store
+from .transparency import TransparencyLog
 
 log = logging.getLogger("fairdeal.witness")
 POLL_S = 1.0

@@ -21,10 +21,11 @@ from typing import Any
 
 from werkzeug.serving import make_server
 
-from fairdeal.api.app import close_app, create_app
-from fairdeal.api.client import EventsReply, FairdealClient, SeatClient, ServerRefusedError
-from fairdeal.api.config import Config
 from fairdeal.protocol import CLIENT_SEED, ROUND_REVEALED, SEAT_JOINED, SEAT_LEFT, SEED_COMMITMENT
+
+from .app import close_app, create_app
+from .client import EventsReply, FairdealClient, SeatClient, ServerRefusedError
+from .config import Config
 
 KVITLACH_ROUNDS = 8
 MAX_MOVES_PER_ROUND = 400
@@ -47,8 +48,9 @@ class Story:
         """Count a reply's receipts, and the rounds they finish."""
         self.events += len(reply["events"])
         for receipt in reply["events"]:
-            if receipt["event"]["type"] == ROUND_REVEALED:
-                self.rounds.append(receipt["event"]["round"])
+            event = receipt["event"]
+            if event["type"] == ROUND_REVEALED and event["round"] is not None:
+                self.rounds.append(event["round"])
 
     def seated(self, seat: SeatClient) -> SeatClient:
         """The seat, with the reveals its SDK makes on its own counted too."""

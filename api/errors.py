@@ -5,13 +5,14 @@ Every error response has the same body: {"error": {"code", "message", "details"}
 
 from typing import Any
 
-from fairdeal.api.storage import CommitOutcomeUnknownError, StorageUnavailableError
 from fairdeal.errors import (
     FairdealError,
     GameError,
     SignatureReplayedError,
     SignatureStaleError,
 )
+
+from .storage import CommitOutcomeUnknownError, StorageUnavailableError
 
 RETRY_AFTER_S = 1  # what a 503 asks the client to wait before sending the request again
 

@@ -12,9 +12,10 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from fairdeal.api import private_files
-from fairdeal.api.config import Config, ConfigError
 from fairdeal.keys import KeySet, Signer, load_private_key, load_public_key, private_key_pem
+
+from . import private_files
+from .config import Config, ConfigError
 
 log = logging.getLogger("fairdeal")
 DEV_KEY_NAME = "dev-signing-key.pem"

@@ -25,8 +25,8 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 from limits.errors import ConfigurationError
 
-from fairdeal.api.config import Config, ConfigError
-from fairdeal.api.errors import RateLimitedError
+from .config import Config, ConfigError
+from .errors import RateLimitedError
 
 LIMITED_ENDPOINTS = ("tables.create_table", "tables.join_table")
 SHARED_SCOPE = "unauthenticated-writes"

@@ -10,12 +10,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fairdeal.api.errors import NotFoundError
-from fairdeal.api.storage import Reader
 from fairdeal.events import ChainHead, SignedEvent
 from fairdeal.games.base import AnyGame
 from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, TABLE_CREATED, TABLE_STATE
 from fairdeal.table import Table, follow, started_at
+
+from .errors import NotFoundError
+from .storage import Reader
 
 
 @dataclass(frozen=True)

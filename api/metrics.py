@@ -23,12 +23,13 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
-from fairdeal.api.config import MULTIPROCESS_METRICS, ConfigError
-from fairdeal.api.errors import OperatorOnlyError, UnauthorizedError
-from fairdeal.api.service import Service
-from fairdeal.api.storage import StorageError
-from fairdeal.api.tokens import same_secret
 from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED
+
+from .config import MULTIPROCESS_METRICS, ConfigError
+from .errors import OperatorOnlyError, UnauthorizedError
+from .service import Service
+from .storage import StorageError
+from .tokens import same_secret
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 UNMATCHED_ROUTE = "<unmatched>"

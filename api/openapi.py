@@ -12,10 +12,11 @@ from typing import Any
 from flask_smorest import Api, Blueprint
 from marshmallow import Schema
 
-from fairdeal.api import schemas
-from fairdeal.api.errors import RETRY_AFTER_S
-from fairdeal.api.request_schemas import request_schemas
 from fairdeal.games.base import AnyGame
+
+from . import schemas
+from .errors import RETRY_AFTER_S
+from .request_schemas import request_schemas
 
 F = Callable[..., Any]
 

@@ -7,15 +7,16 @@ write lock, and each reads just the rows it answers with."""
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from fairdeal.api.config import Config
-from fairdeal.api.errors import ConflictError, NotFoundError, RoundNotFinishedError
-from fairdeal.api.keystore import Keys
-from fairdeal.api.storage import CheckpointRow, HeadRow, Reader, RoundRow, Store
-from fairdeal.api.transparency import TransparencyLog
 from fairdeal.bundle import LogEntry, make_bundle
 from fairdeal.keys import public_key_pem
 from fairdeal.protocol import TABLE_STATE
 from fairdeal.tiles import Tile, available_width, encode_entry_bundle, tile_hashes
+
+from .config import Config
+from .errors import ConflictError, NotFoundError, RoundNotFinishedError
+from .keystore import Keys
+from .storage import CheckpointRow, HeadRow, Reader, RoundRow, Store
+from .transparency import TransparencyLog
 
 
 class Publisher:

@@ -6,9 +6,10 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 
 from fairdeal import tags
-from fairdeal.api.errors import NotReadyError
-from fairdeal.api.service import Service
-from fairdeal.api.storage import StorageError, first_line
+
+from .errors import NotReadyError
+from .service import Service
+from .storage import StorageError, first_line
 
 PROBE = bytes(32)  # a hash's length of zeros: a probe, never an event's hash
 

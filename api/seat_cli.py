@@ -19,7 +19,6 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from fairdeal import randomness, statements
-from fairdeal.api.private_files import FILE_MODE
 from fairdeal.errors import FairdealError
 from fairdeal.keys import load_private_key, private_key_pem
 from fairdeal.note import NoteVerifier
@@ -30,6 +29,8 @@ from fairdeal.protocol import (
     SEED_COMMITMENT,
     is_hex64,
 )
+
+from .private_files import FILE_MODE
 
 USAGE_ERROR = 2
 SEED_BODIES = (CLIENT_SEED, SEED_COMMITMENT)

@@ -14,27 +14,6 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar, cast
 
 from fairdeal import randomness
-from fairdeal.api import ids
-from fairdeal.api.arrivals import Arrivals
-from fairdeal.api.config import Config
-from fairdeal.api.errors import (
-    ForbiddenError,
-    IdempotencyKeyReusedError,
-    NotFoundError,
-    OverLimitError,
-    RoundNotCurrentError,
-    StatementReplayedError,
-    StatementStaleError,
-    TableFullError,
-    UnauthorizedError,
-    from_core,
-)
-from fairdeal.api.keystore import Keys
-from fairdeal.api.live import Live, LiveTables
-from fairdeal.api.publishing import Publisher, known_round
-from fairdeal.api.storage import IdempotencyRow, Reader, Store, Transaction
-from fairdeal.api.tokens import new_token, token_hash
-from fairdeal.api.transparency import TransparencyLog
 from fairdeal.errors import (
     FairdealError,
     GameError,
@@ -55,6 +34,28 @@ from fairdeal.protocol import (
 )
 from fairdeal.statements import KEY, SIGNATURE, SIGNED
 from fairdeal.table import create, execute
+
+from . import ids
+from .arrivals import Arrivals
+from .config import Config
+from .errors import (
+    ForbiddenError,
+    IdempotencyKeyReusedError,
+    NotFoundError,
+    OverLimitError,
+    RoundNotCurrentError,
+    StatementReplayedError,
+    StatementStaleError,
+    TableFullError,
+    UnauthorizedError,
+    from_core,
+)
+from .keystore import Keys
+from .live import Live, LiveTables
+from .publishing import Publisher, known_round
+from .storage import IdempotencyRow, Reader, Store, Transaction
+from .tokens import new_token, token_hash
+from .transparency import TransparencyLog
 
 Clock = Callable[[], int]
 T = TypeVar("T")

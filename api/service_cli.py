@@ -16,11 +16,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from fairdeal.api import logs, private_files
-from fairdeal.api.config import MULTIPROCESS_METRICS, Config, ConfigError, unknown_variables
-from fairdeal.api.storage import StorageError
-from fairdeal.api.witness.command import add_command as add_witness_command
 from fairdeal.errors import FairdealError
+
+from . import logs, private_files
+from .config import MULTIPROCESS_METRICS, Config, ConfigError, unknown_variables
+from .storage import StorageError
+from .witness.command import add_command as add_witness_command
 
 USAGE_ERROR = 2
 METRICS_FOLDER = "metrics"  # in the instance folder, unless PROMETHEUS_MULTIPROC_DIR says
@@ -113,14 +114,14 @@ def run_serve(args: argparse.Namespace) -> int:
         for line in unknown_variables():
             log.warning("%s", line)
         _multiprocess_metrics(config)
-        from fairdeal.api.app import close_app, create_app  # now: it imports prometheus-client
+        from .app import close_app, create_app  # now: it imports prometheus-client
 
         # Everything checked, the key and the schema made, once, before any worker starts.
         close_app(create_app(replace(config, sweep_interval_s=0, witnesses="")))
     except (ConfigError, FairdealError, OSError, StorageError) as e:
         raise SystemExit(f"fairdeal: error: {e}") from None
     try:
-        from fairdeal.api import serving
+        from . import serving
     except ModuleNotFoundError as e:  # on Windows
         raise SystemExit(f"fairdeal: error: {e}") from None
     options = serving.ServerOptions(args.host, args.port, args.workers, args.threads, args.timeout)
@@ -145,7 +146,7 @@ def _multiprocess_metrics(config: Config) -> None:
 
 
 def run_demo_command(args: argparse.Namespace) -> int:
-    from fairdeal.api.demo import OutFolderError, run_demo
+    from .demo import OutFolderError, run_demo
 
     logging.basicConfig(level=logging.ERROR)
     logging.getLogger("werkzeug").setLevel(logging.ERROR)

@@ -7,10 +7,11 @@ from typing import Any
 from flask import Response
 from flask_smorest import Blueprint
 
-from fairdeal.api.app import service
-from fairdeal.api.errors import NotFoundError
-from fairdeal.api.openapi import PUBLIC, documented
 from fairdeal.tiles import ENTRIES, Tile, TilePathError, parse_tile_path
+
+from .current import service
+from .errors import NotFoundError
+from .openapi import PUBLIC, documented
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 MUTABLE = "no-cache"  # the checkpoint grows with the log: a cache must ask again each time

@@ -17,11 +17,12 @@ cosign (cosigning.py collects them) and published in the checkpoint's note.
 import threading
 from dataclasses import dataclass, replace
 
-from fairdeal.api.storage import CheckpointRow, Reader, Transaction
 from fairdeal.cosignature import with_signatures
 from fairdeal.keys import Signer
 from fairdeal.merkle import MerkleTree, TreeRangeError, leaf_hash, verify_consistency
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
+
+from .storage import CheckpointRow, Reader, Transaction
 
 
 @dataclass(frozen=True)

@@ -31,14 +31,15 @@ from fairdeal.events import Event, SignedEvent
 from fairdeal.note import Checkpoint
 from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, TABLE_STATE, is_hex64
 from fairdeal.table import Replayed, resting_draft
-from fairdeal.verifier import log, rules
-from fairdeal.verifier.chain import ChainChecker, Head
-from fairdeal.verifier.findings import Finding
-from fairdeal.verifier.inputs import LIMITS, server_said
-from fairdeal.verifier.money import MoneyChecker, is_balances
-from fairdeal.verifier.rounds import RoundChecker, revealed_seeds, snapshot_problem
-from fairdeal.verifier.trust import Trust
-from fairdeal.verifier.witnesses import Witnessing, witnessing
+
+from . import log, rules
+from .chain import ChainChecker, Head
+from .findings import Finding
+from .inputs import LIMITS, server_said
+from .money import MoneyChecker, is_balances
+from .rounds import RoundChecker, revealed_seeds, snapshot_problem
+from .trust import Trust
+from .witnesses import Witnessing, witnessing
 
 _BUNDLE_KEYS = {"format", "table_id", "round_id", "events", "keys", "log"}
 _LOG_TYPES = {

@@ -25,8 +25,9 @@ from fairdeal.errors import (
 from fairdeal.events import GENESIS_PREV, Event, SignedEvent
 from fairdeal.keys import KeySet
 from fairdeal.protocol import TABLE_CREATED, TABLE_STATE
-from fairdeal.verifier.findings import Finding
-from fairdeal.verifier.inputs import has_duplicates
+
+from .findings import Finding
+from .inputs import has_duplicates
 
 
 def event_hash(event: dict[str, Any]) -> bytes:

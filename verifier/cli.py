@@ -13,12 +13,12 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
 
-from fairdeal.verifier import sources
-from fairdeal.verifier.findings import Finding, Report
-from fairdeal.verifier.inputs import InputError
+from . import sources
+from .findings import Finding, Report
+from .inputs import InputError
 
 if TYPE_CHECKING:  # explain is imported only when --explain asks for it
-    from fairdeal.verifier.explain import Story
+    from .explain import Story
 
 USAGE = 2
 _SHOWN = 50  # findings printed as text; --json lists every one

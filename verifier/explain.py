@@ -37,10 +37,11 @@ from fairdeal.protocol import (
 )
 from fairdeal.statements import KEY, SIGNATURE, SIGNED
 from fairdeal.table import SEAT_KEYS
-from fairdeal.verifier.bundle import shape_problem
-from fairdeal.verifier.money import is_balances
-from fairdeal.verifier.trust import Trust
-from fairdeal.verifier.witnesses import witnessing
+
+from .bundle import shape_problem
+from .money import is_balances
+from .trust import Trust
+from .witnesses import witnessing
 
 NOTHING_TO_TELL = (
     "Nothing to tell: the bundle is not of a bundle's shape, or neither table_created nor a"

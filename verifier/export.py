@@ -18,9 +18,10 @@ from typing import Any
 
 from fairdeal import merkle
 from fairdeal.note import Checkpoint
-from fairdeal.verifier import bundle, log, resume
-from fairdeal.verifier.findings import Finding, Report
-from fairdeal.verifier.inputs import (
+
+from . import bundle, log, parallel, resume
+from .findings import Finding, Report
+from .inputs import (
     InputError,
     Line,
     literal_colons,
@@ -28,7 +29,7 @@ from fairdeal.verifier.inputs import (
     loads_unchecked,
     refuse_duplicates_outside,
 )
-from fairdeal.verifier.trust import Trust
+from .trust import Trust
 
 _TABLE_HINT = re.compile(rb'"table_id"\s*:\s*"([^"\\]{1,64})"')
 _MEMO_TABLES = 32
@@ -124,9 +125,7 @@ def results(lines: Iterable[Line], trust: Trust, jobs: int) -> Iterator[bundle.R
         checker = LineChecker(trust)
         yield from (checker.check(line) for line in lines)
         return
-    from fairdeal.verifier import parallel
-
-    yield from parallel.results(lines, trust, jobs, route)
+    yield from parallel.results(lines, LineChecker, trust, jobs, route)
 
 
 def route(line: Line) -> int:

@@ -22,9 +22,10 @@ from fairdeal.note import (
     read_note,
 )
 from fairdeal.protocol import is_hex64
-from fairdeal.verifier.findings import Finding
-from fairdeal.verifier.inputs import LIMITS, InputError, loads, refuse_server_error, text_of
-from fairdeal.verifier.trust import Trust
+
+from .findings import Finding
+from .inputs import LIMITS, InputError, loads, refuse_server_error, text_of
+from .trust import Trust
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ from typing import Any, TypeGuard
 
 from fairdeal.events import Event, concerned_seat
 from fairdeal.protocol import SERVER
-from fairdeal.verifier.findings import Finding
+
+from .findings import Finding
 
 MONEY_IN = ("deposit", "buy_in")
 MONEY_OUT = ("withdrawal",)

@@ -9,38 +9,49 @@ import contextlib
 import multiprocessing
 import queue
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
-from fairdeal.verifier.bundle import Result
-from fairdeal.verifier.inputs import InputError, Line
-from fairdeal.verifier.trust import Trust
+from .bundle import Result
+from .inputs import InputError, Line
+from .trust import Trust
 
 _CHUNK = 16
 _QUEUED = 4
 _Chunk = list[tuple[int, Line]]
 
 
+class Checker(Protocol):
+    """What a worker checks its lines with: export.LineChecker, made in the worker."""
+
+    def check(self, line: Line) -> Result: ...
+
+
 def _worker(
+    new_checker: Callable[[Trust], Checker],
     trust: Trust,
     tasks: "multiprocessing.Queue[_Chunk | None]",
     done: "multiprocessing.Queue[list[tuple[int, Result]]]",
 ) -> None:
-    from fairdeal.verifier.export import LineChecker
-
-    checker = LineChecker(trust)
+    checker = new_checker(trust)
     while (chunk := tasks.get()) is not None:
         done.put([(index, checker.check(line)) for index, line in chunk])
 
 
 def results(
-    lines: Iterable[Line], trust: Trust, jobs: int, route: Callable[[Line], int]
+    lines: Iterable[Line],
+    new_checker: Callable[[Trust], Checker],
+    trust: Trust,
+    jobs: int,
+    route: Callable[[Line], int],
 ) -> Iterator[Result]:
-    """Each line's result in input order, checked by ``jobs`` processes."""
+    """Each line's result in input order, checked by ``jobs`` processes, each with a checker
+    of its own, ``new_checker(trust)``."""
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context: Any = multiprocessing.get_context(method)  # fork: workers start at once
     done: multiprocessing.Queue[list[tuple[int, Result]]] = context.Queue()
     tasks = [context.Queue(_QUEUED) for _ in range(jobs)]
-    workers = [context.Process(target=_worker, args=(trust, t, done), daemon=True) for t in tasks]
+    args = [(new_checker, trust, t, done) for t in tasks]
+    workers = [context.Process(target=_worker, args=a, daemon=True) for a in args]
     for worker in workers:
         worker.start()
     try:

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
-from fairdeal.verifier.bundle import Checked, Verified
-from fairdeal.verifier.chain import event_hash
-from fairdeal.verifier.inputs import colons_in
+from .bundle import Checked, Verified
+from .chain import event_hash
+from .inputs import colons_in
 
 _ROUND, _ACTOR = attrgetter("round"), attrgetter("actor")
 _SIGNED_KEYS = {"event", "hash", "key_id", "signature"}

@@ -35,8 +35,9 @@ from fairdeal.protocol import (
     is_hex64,
 )
 from fairdeal.statements import FIRST, SIGNATURE, SIGNED
-from fairdeal.verifier.findings import Finding
-from fairdeal.verifier.money import is_balances
+
+from .findings import Finding
+from .money import is_balances
 
 _FACES = {"up": "card", "down": "commitment", "blind": "commitment"}
 

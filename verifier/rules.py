@@ -29,7 +29,8 @@ from fairdeal.games.base import AnyGame
 from fairdeal.protocol import SERVER
 from fairdeal.statements import NOTHING_SEEN, SIGNED
 from fairdeal.table import CREATED, SEAT_KEYS, Replayed, runs, started, started_at
-from fairdeal.verifier.findings import CODES, Finding
+
+from .findings import CODES, Finding
 
 
 def start(created: Event, data_text: str, digest: bytes) -> tuple[Replayed | None, Finding | None]:

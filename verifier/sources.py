@@ -10,9 +10,10 @@ from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from fairdeal.note import Checkpoint
-from fairdeal.verifier import export, log
-from fairdeal.verifier.findings import Finding, Report
-from fairdeal.verifier.inputs import (
+
+from . import export, log
+from .findings import Finding, Report
+from .inputs import (
     LIMITS,
     InputError,
     Line,
@@ -25,12 +26,12 @@ from fairdeal.verifier.inputs import (
     refuse_server_error,
     text_of,
 )
-from fairdeal.verifier.progress import Progress
-from fairdeal.verifier.trust import Trust, load_trust
-from fairdeal.verifier.witnesses import witnessing
+from .progress import Progress
+from .trust import Trust, load_trust
+from .witnesses import witnessing
 
 if TYPE_CHECKING:  # explain is imported only when --explain asks for it
-    from fairdeal.verifier.explain import Story
+    from .explain import Story
 
 _NOTE_MARK = "\n\n\u2014 "  # a signed note's blank line, then its first signature line
 
@@ -130,7 +131,7 @@ def _small(
     _export(iter([Line(1, data)]), args, trust, one_leaf, report, size=None, jobs=1)
     story = None
     if args.explain and report.verdict != "unusable":
-        from fairdeal.verifier.explain import explain
+        from .explain import explain
 
         story = explain(obj, as_json=args.json, trust=trust)
     return report, story

@@ -20,7 +20,8 @@ from fairdeal.cosignature import CosignatureVerifier
 from fairdeal.errors import FairdealError
 from fairdeal.keys import KeySet, load_public_key, raw_public_key
 from fairdeal.note import NoteVerifier
-from fairdeal.verifier.inputs import LIMITS, InputError, open_input, read_small, text_of
+
+from .inputs import LIMITS, InputError, open_input, read_small, text_of
 
 
 @dataclass(frozen=True)

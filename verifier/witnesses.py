@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 from fairdeal.cosignature import BadCosignatureError, Cosignature, cosignatures
 from fairdeal.note import MalformedNoteError, read_note
-from fairdeal.verifier.findings import Finding
-from fairdeal.verifier.log import Place
-from fairdeal.verifier.trust import Trust
+
+from .findings import Finding
+from .log import Place
+from .trust import Trust
 
 # How far a witness's clock may run behind the operator's before a checkpoint cosigned
 # "before" a head it holds is the operator's doing (a head stamped later than it was logged),

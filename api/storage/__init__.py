@@ -238,11 +238,11 @@ class Store(Protocol):
 def open_store(url: str) -> Store:
     """A store for ``sqlite:///path`` or ``postgresql://...``."""
     if url.startswith("sqlite:///"):
-        from fairdeal.api.storage.sqlite import SqliteStore
+        from .sqlite import SqliteStore
 
         return SqliteStore(url.removeprefix("sqlite:///"))
     if url.startswith(("postgresql://", "postgres://")):
-        from fairdeal.api.storage.postgres import PostgresStore
+        from .postgres import PostgresStore
 
         return PostgresStore(url)
     raise ValueError("FAIRDEAL_DATABASE_URL must start with sqlite:/// or postgresql://")

@@ -3,8 +3,8 @@
 import json
 from typing import Any
 
-from fairdeal.api.storage import ConflictError
-from fairdeal.api.storage.queries import Queries, dump_json
+from . import ConflictError
+from .queries import Queries, dump_json
 
 
 class EventQueries(Queries):

@@ -1,8 +1,8 @@
 """Queries on the heads the Merkle log covers: tables' heads at rest (``table_heads``), and
 with the rounds' heads (``rounds``), every logged head by leaf index."""
 
-from fairdeal.api.storage import HeadRow, TimeBound
-from fairdeal.api.storage.queries import Queries
+from . import HeadRow, TimeBound
+from .queries import Queries
 
 # Bounds that stand in for "no bound" on a BIGINT time column.
 _MIN_TIME = -(2**63)

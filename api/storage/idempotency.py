@@ -2,9 +2,9 @@
 
 import json
 
-from fairdeal.api.storage import IdempotencyRow
-from fairdeal.api.storage.queries import Queries, dump_json
-from fairdeal.api.storage.schema import LEGACY_CALLER
+from . import IdempotencyRow
+from .queries import Queries, dump_json
+from .schema import LEGACY_CALLER
 
 
 class IdempotencyQueries(Queries):

@@ -4,8 +4,8 @@ witnesses' cosignatures of them (``cosignatures``)."""
 
 from typing import Any, ClassVar
 
-from fairdeal.api.storage import CheckpointRow
-from fairdeal.api.storage.queries import Queries
+from . import CheckpointRow
+from .queries import Queries
 
 LOG_SIZE = "SELECT size FROM log_state WHERE id = 1"
 _CHECKPOINT = "SELECT size, root_hash, note, signed_at FROM checkpoints"

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Generic, TypeVar
 
-from fairdeal.api.storage import StorageError
+from . import StorageError
 
 C = TypeVar("C")
 IDLE_KEPT = 16

@@ -18,12 +18,12 @@ from typing import Any
 import psycopg
 from psycopg.pq import TransactionStatus
 
-from fairdeal.api.storage import committing, mapped_errors, schema
-from fairdeal.api.storage.log import LOG_SIZE
-from fairdeal.api.storage.pool import Pool
-from fairdeal.api.storage.queries import Cursor
-from fairdeal.api.storage.sql import SqlTransaction
-from fairdeal.api.storage.tables import TABLE_ROW
+from . import committing, mapped_errors, schema
+from .log import LOG_SIZE
+from .pool import Pool
+from .queries import Cursor
+from .sql import SqlTransaction
+from .tables import TABLE_ROW
 
 # The advisory lock key that makes migrate() one-at-a-time ("fairdeal" in ASCII, as a bigint).
 _MIGRATE_LOCK = 0x6661697264656164

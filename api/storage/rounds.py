@@ -2,8 +2,8 @@
 
 from typing import Any
 
-from fairdeal.api.storage import ConflictError, RoundRow
-from fairdeal.api.storage.queries import Queries, optional_bytes
+from . import ConflictError, RoundRow
+from .queries import Queries, optional_bytes
 
 _ROUND_COLUMNS = (
     "round_id, table_id, number, server_seed, opened_at, finished_at, head_hash, leaf_index"

@@ -9,8 +9,8 @@ named for what they keep (``tables``, ``events``, ``rounds``, ``heads``, ``seats
 ``idempotency``, ``log``).
 """
 
-from fairdeal.api.storage import StorageError
-from fairdeal.api.storage.queries import Dialect, Queries
+from . import StorageError
+from .queries import Dialect, Queries
 
 _BYTES_TYPE: dict[Dialect, str] = {"sqlite": "BLOB", "postgresql": "BYTEA"}
 

@@ -1,6 +1,6 @@
 """Queries on ``seat_tokens``: each seat's bearer token, kept hashed; a vacated seat's dropped."""
 
-from fairdeal.api.storage.queries import Queries
+from .queries import Queries
 
 
 class SeatQueries(Queries):

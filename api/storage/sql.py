@@ -1,13 +1,13 @@
 """Every ``Transaction`` method, over one open database transaction: the query modules'
 parts put together. A backend subclass runs the SQL and supplies the two locking reads."""
 
-from fairdeal.api.storage.events import EventQueries
-from fairdeal.api.storage.heads import HeadQueries
-from fairdeal.api.storage.idempotency import IdempotencyQueries
-from fairdeal.api.storage.log import LogQueries
-from fairdeal.api.storage.rounds import RoundQueries
-from fairdeal.api.storage.seats import SeatQueries
-from fairdeal.api.storage.tables import TableQueries
+from .events import EventQueries
+from .heads import HeadQueries
+from .idempotency import IdempotencyQueries
+from .log import LogQueries
+from .rounds import RoundQueries
+from .seats import SeatQueries
+from .tables import TableQueries
 
 
 class SqlTransaction(

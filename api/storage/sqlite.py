@@ -18,17 +18,17 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from fairdeal.api import private_files
-from fairdeal.api.storage import (
+from .. import private_files
+from . import (
     StorageError,
     StorageUnavailableError,
     committing,
     mapped_errors,
     schema,
 )
-from fairdeal.api.storage.pool import Pool
-from fairdeal.api.storage.queries import Cursor
-from fairdeal.api.storage.sql import SqlTransaction
+from .pool import Pool
+from .queries import Cursor
+from .sql import SqlTransaction
 
 log = logging.getLogger("fairdeal")
 BUSY_TIMEOUT_S = 30.0

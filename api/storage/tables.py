@@ -2,8 +2,8 @@
 
 from typing import ClassVar
 
-from fairdeal.api.storage import TableRow
-from fairdeal.api.storage.queries import Queries
+from . import TableRow
+from .queries import Queries
 
 TABLE_ROW = "SELECT table_id, game, created_at, next_deadline FROM tables WHERE table_id = ?"
 

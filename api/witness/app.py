@@ -10,7 +10,6 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from fairdeal.api.logs import AccessLog
 from fairdeal.note import NoteVerifier
 from fairdeal.witnessing import (
     MAX_BODY_BYTES,
@@ -20,6 +19,7 @@ from fairdeal.witnessing import (
     tlog_size_body,
 )
 
+from ..logs import AccessLog
 from .store import StoreBusyError
 from .witness import Witness, posix_seconds
 

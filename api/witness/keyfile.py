@@ -4,8 +4,9 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from fairdeal.api import private_files
 from fairdeal.cosignature import Cosigner
+
+from .. import private_files
 
 KEY_FILE = "witness-key"
 DEFAULT_NAME = "witness.example/w1"

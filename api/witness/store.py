@@ -7,9 +7,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from fairdeal.api import private_files
 from fairdeal.note import Checkpoint
 from fairdeal.witnessing import TreeHead
+
+from .. import private_files
 
 DATABASE_FILE = "witness.sqlite3"
 _BUSY_TIMEOUT_S = 10
