@@ -1,5 +1,6 @@
 """What every test folder shares: the PostgreSQL the tests may use, or a clear skip; and the
-long runs (marked slow), which run only when asked for."""
+tiers: the README's command runs the rest in minutes, CI adds the long end-to-end runs (marked
+ci), and the longest runs (marked slow) run only when asked for."""
 
 import os
 from pathlib import Path
@@ -24,16 +25,24 @@ def postgres_url() -> str:
     return POSTGRES_URL
 
 
+TIERS = {
+    "ci": "a long end-to-end run, which CI adds: pytest -m ci, or FAIRDEAL_CI=1",
+    "slow": "long run: pytest -m slow, or FAIRDEAL_SLOW=1",
+}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The browser tests share one xdist worker (one Chromium at a time, so that their
-    pages are not starved of the CPU). The long runs (marked slow) run only when asked for:
-    ``-m slow`` or FAIRDEAL_SLOW=1; their bounded versions run by default."""
+    pages are not starved of the CPU). A tier's tests (TIERS) run only when asked for, by
+    ``-m`` or its environment variable; the rest is the README's command."""
     for item in items:
         if BROWSER in item.path.parents:
             item.add_marker(pytest.mark.xdist_group("browser"))
-    if "slow" in (config.getoption("markexpr") or "") or os.environ.get("FAIRDEAL_SLOW"):
-        return
-    skip = pytest.mark.skip(reason="long run: pytest -m slow, or FAIRDEAL_SLOW=1")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
+    asked = config.getoption("markexpr") or ""
+    for tier, reason in TIERS.items():
+        if tier in asked or os.environ.get(f"FAIRDEAL_{tier.upper()}"):
+            continue
+        skip = pytest.mark.skip(reason=reason)
+        for item in items:
+            if item.get_closest_marker(tier) is not None:
+                item.add_marker(skip)

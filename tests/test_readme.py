@@ -39,7 +39,10 @@ def test_ci_runs_the_readmes_test_command() -> None:
     test_command = _fenced_commands()[1]
     assert test_command == block("install-tests").rstrip("\n")
     assert test_command.startswith(SETUP) and test_command.endswith("pytest")
-    assert test_command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert test_command in ci
+    # then the tier the README's command leaves to CI (tests/conftest.py's TIERS)
+    assert ci.index(test_command) < ci.index("\n.venv/bin/python -m pytest -m ci\n")
 
 
 def test_readme_starts_with_the_serve_command_then_the_test_command() -> None:

@@ -307,6 +307,7 @@ def _finish(table: KvTable) -> None:
     _verify(table.server, _revealed_rounds(table.server, table.table_id))
 
 
+@pytest.mark.ci
 def test_kvitlach_pressburg_every_move_the_banker_exit_and_a_seat_leaving(
     browsers: Callable[[], Any], tmp_path: Path
 ) -> None:
@@ -352,6 +353,7 @@ def test_kvitlach_pressburg_every_move_the_banker_exit_and_a_seat_leaving(
         _finish(table)
 
 
+@pytest.mark.ci
 def test_kvitlach_classic_every_move(browsers: Callable[[], Any], tmp_path: Path) -> None:
     with serve_live(tmp_path) as server:
         table = _sit(server, browsers, tmp_path, "classic")

@@ -463,6 +463,7 @@ def test_the_clean_material_is_valid_in_both(tmp_path: Path) -> None:
     assert len(paths) == len(run.stdout.splitlines()) >= 30
 
 
+@pytest.mark.ci
 def test_every_mutant_gets_the_same_verdict_and_codes_in_both(tmp_path: Path) -> None:
     made, differ = _run(range(MUTANTS), False, tmp_path)
     assert made >= 0.9 * MUTANTS

@@ -91,6 +91,7 @@ def _run(deployment: Deployment, kills: int, seed: int) -> None:
     assert findings.receipts > 0 and findings.rounds > 0 and findings.checkpoints > 1
 
 
+@pytest.mark.ci
 def test_sigkill_20_times_loses_no_acknowledged_action(deployment: Deployment) -> None:
     _run(deployment, 20, SEED)
 
