@@ -449,17 +449,6 @@ class Connection:
         with self._lock:
             self._connection.close()
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
 
 @dataclass
 class TableLog:
