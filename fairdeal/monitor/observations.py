@@ -1,0 +1,66 @@
+"""What the monitor records of one seat decision: for each kind of hidden information, the
+stratum the seat's view puts it in, whether it drew, and whether the hidden fact was good.
+
+For the kinds with a known chance, the chance is exact, whatever every seat's strategy. The
+positions of a round's deck that no seat has looked at and then acted on (the undealt
+cards, a Toto21 blind card, a face-down card whose holder has not moved since the deal) hold
+their cards in a uniformly random order, given everything else that happened: the shuffle
+is uniform and fresh each round, and no action depended on that order. So a hidden card
+at one of them is good with chance g / n, g of the n cards there being good, and an honest
+seat's decision, made from what it saw, is independent of it given that chance. A seat's
+own view would not do: what its opponents did tells about the cards they hold, and so about
+what is left, and an honest seat may read their moves.
+
+For the other kind (an opponent's hand, whose cards the opponent looked at and played on),
+the stratum is a coarse summary of the seat's view, and the test is only approximate.
+
+A kind about one card fixed for the round (the blind card, the opponent's face-down card,
+the opponent's hand) is observed once a round, at the seat's first choice that round (the
+replay keeps the first), so that its observations are independent; the next card is another
+card at every decision.
+"""
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from math import gcd
+
+NEXT_CARD = "next_card"  # the deck's next card keeps the seat's hand in play (known chance)
+BLIND_CARD = "blind_card"  # Toto21: the seat's own blind card does (known chance)
+OPPONENT_CARD = "opponent_card"  # the dealer's or banker's face-down card (known chance)
+OPPONENT_HANDS = "opponent_hands"  # the dealer's or banker's opponents' hidden hands
+KINDS = (NEXT_CARD, BLIND_CARD, OPPONENT_CARD, OPPONENT_HANDS)
+ONCE_A_ROUND = frozenset({BLIND_CARD, OPPONENT_CARD, OPPONENT_HANDS})
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One seat decision seen through one kind of hidden information."""
+
+    seat: str  # the seat's identity: its key in version 2, else table/seat:N
+    kind: str
+    stratum: str  # the visible state, as the kind's stratum
+    drew: bool  # the seat took a card (or bet for one) rather than stopping
+    good: bool  # the hidden fact favoured drawing
+    table: str
+    round: str
+    seq: int  # the decision's event
+    chance: float | None = None  # the fact's chance of being good, where it is known
+    visible: str = ""  # the seat's role and visible total: where its draw rate is learnt
+
+
+def untouched(cards: Sequence[str], positions: Iterable[int]) -> Counter[str]:
+    """The cards of a round's deck (``cards``, in deck order) at ``positions``: those no
+    seat has looked at and acted on (module docstring)."""
+    return Counter(cards[position] for position in set(positions))
+
+
+def chance(cards: Counter[str], good: Callable[[str], bool]) -> tuple[str, float]:
+    """The chance that a card drawn uniformly from ``cards`` is good: as an exact fraction
+    (the stratum) and as a number."""
+    total = sum(cards.values())
+    favourable = sum(count for card, count in cards.items() if good(card))
+    if not total:
+        return "p=?", 0.0
+    common = gcd(favourable, total)
+    return f"p={favourable // common}/{total // common}", favourable / total
