@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from fairdeal.note import Checkpoint
+from fairdeal.protocol import is_hex64
 
 from . import export, log
 from .findings import Finding, Report
@@ -98,6 +99,22 @@ def _checkpoints_only(pinned: export.Pinned, report: Report) -> None:
         report.add([problem] if problem else [])
 
 
+_NOT_AN_INPUT = "not a bundle, export, checkpoint or proof"
+
+
+def _not_an_input(text: str) -> str:
+    """Why a text input is unusable, saying what it looks like where it looks like a key,
+    which goes in an option, not as the input."""
+    first = text.strip().split("\n", 1)[0]
+    if first.startswith("-----BEGIN"):
+        return f"a PEM key, {_NOT_AN_INPUT}: the operator's key goes in --key FILE"
+    if is_hex64(first):
+        return f"64 hex digits, a seat's public key, {_NOT_AN_INPUT}"
+    if first.count("+") >= 2 and " " not in first:
+        return f"a verifier key (name+id+key), {_NOT_AN_INPUT}: it goes in --key or --witness"
+    return _NOT_AN_INPUT
+
+
 def _size(path: str) -> int | None:
     try:
         return None if path == "-" else os.path.getsize(path)
@@ -112,8 +129,9 @@ def _small(
     if not start:
         raise InputError("input.wrong_format", "the input is empty")
     if start not in (b"{", b"["):
-        if _NOTE_MARK not in text_of(data, "the input"):
-            raise InputError("input.wrong_format", "not a bundle, export, checkpoint or proof")
+        text = text_of(data, "the input")
+        if _NOTE_MARK not in text:
+            raise InputError("input.wrong_format", _not_an_input(text))
         found = log.read_checkpoint_file(data, "the checkpoint")
         return _checkpoint_input(found, trust, pinned, report), None
     if start == b"[":
@@ -218,7 +236,7 @@ def _object_input(
         return _checkpoint_input(found, trust, pinned, report)
     if {"leaf_index", "tree_size", "head_hash", "proof"} <= obj.keys():
         return _inclusion_input(data, pinned, report)
-    raise InputError("input.wrong_format", "not a bundle, export, checkpoint or proof")
+    raise InputError("input.wrong_format", _NOT_AN_INPUT)
 
 
 def _consistency_input(data: bytes, pinned: export.Pinned, report: Report) -> Report:

@@ -411,3 +411,27 @@ def test_a_seats_hex_key_given_as_key_says_what_key_is_wanted(
     (finding,) = report["findings"]
     assert "a seat's public key" in finding["reason"] and "GET /v1/keys" in finding["reason"]
     assert "No such file" not in finding["reason"]
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b"-----BEGIN PUBLIC KEY-----\nMCow\n-----END PUBLIC KEY-----\n", "a PEM key,"),
+        (b"fairdeal.test/log+d28b118d+AQ3mZ2vn\n", "a verifier key (name+id+key),"),
+        (b"58e7f5a0" * 8 + b"\n", "64 hex digits, a seat's public key,"),
+        (b"hello\n", "not a bundle"),
+    ],
+    ids=["pem", "vkey", "seat key", "text"],
+)
+def test_a_key_given_as_the_input_says_it_is_a_key_and_where_it_goes(
+    capsys: Any, tmp_path: Path, files: dict[str, str], content: bytes, said: str
+) -> None:
+    path = tmp_path / "input"
+    path.write_bytes(content)
+    status, report = run(capsys, "--key", files["key"], str(path))
+    assert status == 2 and codes(report) == {"input.wrong_format"}
+    (finding,) = report["findings"]
+    assert finding["reason"].startswith(said)
+    assert finding["reason"].endswith("not a bundle, export, checkpoint or proof") == (
+        said in ("not a bundle", "64 hex digits, a seat's public key,")
+    )
