@@ -119,7 +119,6 @@ class Result:
     checkpoint_root: bytes | None = None
     heads: tuple[tuple[int, bytes], ...] = ()
     line: int = 0
-    colons: int | None = None  # of its JSON text as read, when the export counted them
     start: Link | None = None  # its table_state, when it starts at one
     end: Link | None = None  # its head, when its chain is intact
 

@@ -13,7 +13,7 @@ import re
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from fairdeal import merkle
@@ -24,9 +24,7 @@ from .findings import Finding, Report
 from .inputs import (
     InputError,
     Line,
-    literal_colons,
     loads_noting_duplicates,
-    loads_unchecked,
     refuse_duplicates_outside,
 )
 from .trust import Trust
@@ -47,32 +45,11 @@ class LineChecker:
         if line.error is not None:
             return _unusable(line, line.error)
         try:
-            fast = self._read_fast(line)
-            return fast if fast is not None else self._read_exactly(line)
+            return self._read(line)
         except InputError as e:
             return _unusable(line, e)
 
-    def _read_fast(self, line: Line) -> bundle.Result | None:
-        """The line's result read by the C decoder alone, where it is certainly the exact
-        reading's: a new table's bundle that passes, whose text has as many colons as its
-        value read back (so no member name repeated: inputs.literal_colons). Else None."""
-        hint = _TABLE_HINT.search(line.data[:512])
-        if hint is not None and hint.group(1).decode("utf-8", "replace") in self.memos:
-            return None  # a later bundle of a table: its prefix is reused, read exactly
-        colons = literal_colons(line.data)
-        if colons is None:
-            return None
-        obj = loads_unchecked(line.data)  # InputError exactly where the exact reading's
-        table = obj.get("table_id") if isinstance(obj, dict) else None
-        if not isinstance(table, str) or table in self.memos:
-            return None
-        checked, memo = self._check(line, obj, False, None)
-        if resume.colons(obj, checked) != colons:  # None for any finding
-            return None
-        self._remember(table, memo)
-        return replace(checked.result, colons=colons)
-
-    def _read_exactly(self, line: Line) -> bundle.Result:
+    def _read(self, line: Line) -> bundle.Result:
         obj, duplicates = loads_noting_duplicates(line.data)
         if duplicates:  # (0) in a signed event, step (2) reports it
             refuse_duplicates_outside(obj, "events")

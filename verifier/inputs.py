@@ -111,50 +111,12 @@ def loads_noting_duplicates(data: bytes | str) -> tuple[Any, bool]:
     return _decoded(decoder, data), decoder.duplicates
 
 
-_PLAIN = json.JSONDecoder(parse_float=Float, parse_constant=_constant, strict=True)
-
-
-def loads_unchecked(data: bytes) -> Any:
-    """The value ``loads_noting_duplicates`` reads, with the same errors, read in C alone
-    (no hook: ~4 % of the verifier's time): an object that repeats a member name keeps
-    its last value unnoticed, so the caller tells that none did (``literal_colons``)."""
-    return _decoded(_PLAIN, data)
-
-
 def _decoded(decoder: json.JSONDecoder, data: bytes | str) -> Any:
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
         return decoder.decode(text)
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise InputError("input.malformed_json", f"not JSON: {_short(e)}") from None
-
-
-_ESCAPED_COLONS = (b"u003a", b"u003A")
-_MAX_ESCAPES = 64
-
-
-def literal_colons(data: bytes) -> int | None:
-    """The colons of a JSON text, or None where a \\u escape may write one (or too many
-    escapes to look at). A text has as many as its value read back (``colons_in``) exactly
-    when no object in it repeated a member name: the repeat's colon, at least, is gone."""
-    index, escapes = data.find(b"\\"), 0
-    while index != -1:
-        escapes += 1
-        if escapes > _MAX_ESCAPES or data[index + 1 : index + 6] in _ESCAPED_COLONS:
-            return None
-        index = data.find(b"\\", index + 2)  # past the escaped character, \\ included
-    return data.count(b":")
-
-
-def colons_in(value: Any) -> int:
-    """The colons of ``value``'s JSON text: one per object member, and those in strings."""
-    if isinstance(value, str):
-        return value.count(":")
-    if isinstance(value, dict):
-        return len(value) + sum(colons_in(k) + colons_in(v) for k, v in value.items())
-    if isinstance(value, list):
-        return sum(map(colons_in, value))
-    return 0
 
 
 def has_duplicates(value: Any) -> bool:

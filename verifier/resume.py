@@ -5,20 +5,16 @@ holds the table's whole chain before its head, so a busy table's lines repeat ev
 prefixes. A ``Memo`` keeps the table as verified
 through its last bundle that passed every step (``bundle.Verified``), with a digest of
 each verified signed event's ``identity``: a later bundle whose first events are exactly
-those is checked from there on (``bundle.Context.since``). Also here, for the export's
-fast reading: a bundle's colons, counted from what was verified (``colons``).
+those is checked from there on (``bundle.Context.since``).
 """
 
 import hashlib
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Any
 
 from .bundle import Checked, Verified
 from .chain import event_hash
-from .inputs import colons_in
 
-_ROUND, _ACTOR = attrgetter("round"), attrgetter("actor")
 _SIGNED_KEYS = {"event", "hash", "key_id", "signature"}
 
 
@@ -88,26 +84,3 @@ def identity(raw: Any) -> bytes:
 
 def _identity(digest: bytes, signature: bytes, key_id: str) -> bytes:
     return digest + signature + key_id.encode()
-
-
-def colons(obj: dict[str, Any], checked: Checked) -> int | None:
-    """``colons_in(obj)`` for a bundle checked from seq 0 that passed every step, else
-    None (also for one nested too deep to count): an event's data are counted in their
-    canonical text, and the rest of a signed event by SPEC 5.1's patterns (4 + 9
-    members; colons only in the table, round and actor)."""
-    work = checked.work
-    if work is None or work.since is not None or work.findings:
-        return None
-    events = work.events
-    rounds = "".join(filter(None, map(_ROUND, events)))
-    try:
-        rest = colons_in({**obj, "events": []})
-    except RecursionError:  # keys nested too deep to count: read exactly
-        return None
-    return (
-        rest
-        + (13 + work.table.count(":")) * len(events)
-        + "".join(map(_ACTOR, events)).count(":")
-        + rounds.count(":")
-        + "".join(work.texts).count(":")
-    )
