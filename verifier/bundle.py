@@ -365,7 +365,9 @@ def _open_checkpoint(
     key = (entry["checkpoint"], entry["origin"])
     if key in seen:
         return seen[key]
-    checkpoint, problem = log.open_checkpoint(entry["checkpoint"], trust, entry["origin"], place)
+    checkpoint, problem = log.open_checkpoint(
+        entry["checkpoint"], trust, entry["origin"], place, entry.get("verifier_key")
+    )
     work.findings.extend([problem] if problem else [])
     if checkpoint is None:
         return None

@@ -5,18 +5,22 @@ tree root of an export's leaves as they stream by (log n hashes of memory), whic
 proves at once that every round of a checkpoint is present, in order, and nothing else.
 """
 
+import contextlib
 import hmac
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from fairdeal import merkle
 from fairdeal.errors import FairdealError
+from fairdeal.keys import key_id
 from fairdeal.note import (
     BadNoteSignatureError,
     Checkpoint,
     CheckpointOriginError,
     MalformedNoteError,
+    NoteVerifier,
     UntrustedNoteError,
     open_note,
     read_note,
@@ -40,9 +44,15 @@ class Place:
 
 
 def open_checkpoint(
-    note: str, trust: Trust, origin: str | None, place: Place = Place()
+    note: str,
+    trust: Trust,
+    origin: str | None,
+    place: Place = Place(),
+    claimed: str | None = None,
 ) -> tuple[Checkpoint | None, Finding | None]:
-    """(16) The checkpoint in a signed note, verified with the pinned keys."""
+    """(16) The checkpoint in a signed note, verified with the pinned keys. ``claimed`` is
+    the log verifier key the bundle states (untrusted), by which an unknown signer of the
+    note is named as the events name it."""
     if trust.origin is not None and origin not in (None, trust.origin):
         return None, place.finding("checkpoint.origin", f"log {origin!r}, not {trust.origin!r}")
     origin = trust.origin or origin or _first_line(note)
@@ -55,12 +65,28 @@ def open_checkpoint(
         if checkpoint.origin != origin:
             raise CheckpointOriginError(f"checkpoint of {checkpoint.origin!r}, not {origin!r}")
         return checkpoint, None
-    except (UntrustedNoteError, BadNoteSignatureError) as e:
+    except UntrustedNoteError as e:
+        return None, place.finding("checkpoint.signature", _by_key_id(str(e), verifiers, claimed))
+    except BadNoteSignatureError as e:
         return None, place.finding("checkpoint.signature", str(e))
     except CheckpointOriginError as e:
         return None, place.finding("checkpoint.origin", str(e))
     except (FairdealError, ValueError) as e:
         return None, place.finding("checkpoint.malformed", str(e))
+
+
+def _by_key_id(reason: str, verifiers: list[NoteVerifier], claimed: str | None) -> str:
+    """``reason`` with each note key it names (name+id) that is known here, a pinned one or
+    the bundle's own, named first by its key id, as the events' findings name keys."""
+    known = list(verifiers)
+    if isinstance(claimed, str):  # a claimed key that cannot be read names nobody
+        with contextlib.suppress(FairdealError, ValueError):
+            known.append(NoteVerifier.from_key_string(claimed))
+    for verifier in known:
+        note_name = f"{verifier.name}+{verifier.key_id.hex()}"
+        event_name = f"key id {key_id(verifier.public_key)} ({note_name})"
+        reason = re.sub(rf"(?<![\w(]){re.escape(note_name)}(?![\w)])", event_name, reason)
+    return reason
 
 
 def _first_line(note: str) -> str:

@@ -4,13 +4,16 @@ checkpoints and the input itself."""
 import dataclasses
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from fairdeal.keys import public_key_pem
 from fairdeal.merkle import MerkleTree
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
 from fairdeal.verifier.cli import main
@@ -435,3 +438,21 @@ def test_a_key_given_as_the_input_says_it_is_a_key_and_where_it_goes(
     assert finding["reason"].endswith("not a bundle, export, checkpoint or proof") == (
         said in ("not a bundle", "64 hex digits, a seat's public key,")
     )
+
+
+def test_a_wrong_key_is_named_by_its_key_id_in_every_finding(
+    capsys: Any, tmp_path: Path, files: dict[str, str]
+) -> None:
+    """The chain's and the checkpoint's findings name each key one way, by its key id (the
+    checkpoint's note key beside it), not once by key id and once by note key alone."""
+    other = tmp_path / "other.pem"
+    other.write_bytes(public_key_pem(Ed25519PrivateKey.generate().public_key()))
+    status, report = run(capsys, "--key", str(other), files["bundle"])
+    assert status == 2
+    by_code = {f["code"]: f["reason"] for f in report["findings"]}
+    signer = re.search(r"signed by key id ([0-9a-f]{32})", by_code["sig.wrong_key"])
+    trusted = re.search(r"trusted: ([0-9a-f]{32})", by_code["sig.wrong_key"])
+    assert signer and trusted
+    said = by_code["checkpoint.signature"]
+    assert f"signed by key id {signer.group(1)} (" in said
+    assert f"trusted key id {trusted.group(1)} (" in said
