@@ -217,14 +217,16 @@ class NamedSigner(Generic[K]):
 class NoteVerifier(NamedKey):
     """A trusted Ed25519 key under a name (signature type 0x01): checks note signatures."""
 
-    def verify(self, message: bytes, signature: bytes) -> bool:
-        if len(signature) != _ED25519_SIG_SIZE:
-            return False
-        try:
-            self.public_key.verify(signature, message)
-        except InvalidSignature:
-            return False
-        return True
+    def verify(self, message: bytes, signature: bytes) -> None:
+        """Nothing if ``signature`` is this key's over ``message``; else BadNoteSignatureError
+        (as CosignatureVerifier.verify raises for a cosignature)."""
+        if len(signature) == _ED25519_SIG_SIZE:
+            try:
+                self.public_key.verify(signature, message)
+                return
+            except InvalidSignature:
+                pass
+        raise BadNoteSignatureError(f"the signature by {self.name} does not verify")
 
 
 class NoteSigner(NamedSigner[NoteVerifier]):
@@ -355,8 +357,7 @@ def _verify_all(
         verifier = trusted.get((name, key_id))
         if verifier is None:
             continue  # the spec requires ignoring keys we do not know
-        if not verifier.verify(message, signature):
-            raise BadNoteSignatureError(f"the signature by {name} does not verify")
+        verifier.verify(message, signature)
         if name not in names:
             names.append(name)
     if not names:

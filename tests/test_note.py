@@ -418,3 +418,16 @@ def test_verify_checkpoint_rejects_a_signed_non_checkpoint() -> None:
     note = sign_note("just\ntwo lines\n", [ALICE])
     with pytest.raises(MalformedCheckpointError):
         verify_checkpoint(note, ALICE.verifier)
+
+
+@pytest.mark.parametrize("cut", [0, 1], ids=["a flipped byte", "a byte short"])
+def test_a_note_verifier_raises_for_a_signature_not_its_own_as_a_cosignature_verifier_does(
+    cut: int,
+) -> None:
+    signer = _signer("example.com/log", 7)
+    message = b"checkpoint body\n"
+    signature = signer._key.sign(message)
+    signer.verifier.verify(message, signature)  # nothing: its own
+    bad = bytes([signature[0] ^ 1]) + signature[1:] if not cut else signature[:-1]
+    with pytest.raises(BadNoteSignatureError, match=r"by example\.com/log does not verify"):
+        signer.verifier.verify(message, bad)
