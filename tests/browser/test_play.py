@@ -71,8 +71,13 @@ def _kvitlach_table(
 
 
 def _buttons(driver: Any) -> dict[str, Any]:
-    found = driver.find_elements(By.CSS_SELECTOR, "#actions button[data-action]:enabled")
-    return {b.get_attribute("data-action"): b for b in found}
+    """The enabled move buttons by action, read in one script: the page draws its buttons
+    again every second, so names read one by one may belong to buttons already gone."""
+    found = driver.execute_script(
+        "return [...document.querySelectorAll('#actions button[data-action]:enabled')]"
+        ".map((b) => [b.dataset.action, b]);"
+    )
+    return dict(found)
 
 
 def _click(driver: Any, kind: str) -> bool:
