@@ -26,8 +26,8 @@ from fairdeal.monitor.observations import (
     NEXT_CARD,
     OPPONENT_CARD,
     OPPONENT_HANDS,
+    Decision,
     Observation,
-    chance,
     untouched,
 )
 
@@ -59,19 +59,10 @@ def observe(
         return not is_bust([*mine, card])
 
     visible = f"{'banker' if seat == play.banker else 'player'} {best(mine)}"
-
-    def record(kind: str, stratum: str, good: bool, p: float | None) -> Observation:
-        assert event.round is not None
-        return Observation(seat_id(seat), kind, stratum, event.type in drawing, good,
-                           event.table, event.round, event.seq, p, visible)  # fmt: skip
-
-    def known(kind: str, good: Callable[[str], bool], position: int) -> Observation:
-        stratum, p = chance(pool, good)
-        return record(kind, stratum, good(deck.cards[position]), p)
-
+    decision = Decision(seat_id(seat), event, event.type in drawing, visible)
     found = []
     if play.dealt < len(deck.cards):
-        found.append(known(NEXT_CARD, keeps, play.dealt))
+        found.append(decision.known(NEXT_CARD, pool, keeps, deck.cards[play.dealt]))
     if seat != play.banker:
         first = play.hand(play.banker).cards[0]
         if first not in play.known:
@@ -79,7 +70,7 @@ def observe(
             def high(card: str) -> bool:
                 return number(card) >= HIGH
 
-            found.append(known(OPPONENT_CARD, high, first))
+            found.append(decision.known(OPPONENT_CARD, pool, high, deck.cards[first]))
     else:
         mine_best = best(mine)
         opened = [h for h in play.hands.values() if h.seat != seat and h.status == OPEN]
@@ -88,7 +79,7 @@ def observe(
         )
         cards = sum(len(h.cards) for h in opened)
         stratum = f"total={mine_best} open={len(opened)} their_cards={cards}"
-        found.append(record(OPPONENT_HANDS, stratum, owed > 0, None))
+        found.append(decision.observe(OPPONENT_HANDS, stratum, owed > 0))
     return found
 
 

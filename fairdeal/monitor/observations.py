@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from math import gcd
 
+from fairdeal.events import Event
+
 NEXT_CARD = "next_card"  # the deck's next card keeps the seat's hand in play (known chance)
 BLIND_CARD = "blind_card"  # Toto21: the seat's own blind card does (known chance)
 OPPONENT_CARD = "opponent_card"  # the dealer's or banker's face-down card (known chance)
@@ -64,3 +66,27 @@ def chance(cards: Counter[str], good: Callable[[str], bool]) -> tuple[str, float
         return "p=?", 0.0
     common = gcd(favourable, total)
     return f"p={favourable // common}/{total // common}", favourable / total
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What every observation of one seat decision (``event``) shares; each game's reader
+    makes one and observes it kind by kind."""
+
+    seat: str
+    event: Event
+    drew: bool
+    visible: str
+
+    def observe(self, kind: str, stratum: str, good: bool, p: float | None = None) -> Observation:
+        event = self.event
+        assert event.round is not None
+        return Observation(self.seat, kind, stratum, self.drew, good,
+                           event.table, event.round, event.seq, p, self.visible)  # fmt: skip
+
+    def known(
+        self, kind: str, pool: Counter[str], good: Callable[[str], bool], card: str
+    ) -> Observation:
+        """A hidden ``card`` at an untouched position, against its exact chance in ``pool``."""
+        stratum, p = chance(pool, good)
+        return self.observe(kind, stratum, good(card), p)

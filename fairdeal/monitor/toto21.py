@@ -26,8 +26,8 @@ from fairdeal.monitor.observations import (
     NEXT_CARD,
     OPPONENT_CARD,
     OPPONENT_HANDS,
+    Decision,
     Observation,
-    chance,
     untouched,
 )
 
@@ -56,20 +56,12 @@ def observe(
         return total([*mine, card]) <= LIMIT
 
     visible = f"{'player' if seat == hand.player else 'dealer'} {total(mine)}"
-
-    def record(kind: str, stratum: str, good: bool, p: float | None) -> Observation:
-        assert event.round is not None
-        return Observation(seat_id(seat), kind, stratum, event.type in DRAWS, good,
-                           event.table, event.round, event.seq, p, visible)  # fmt: skip
-
-    def known(kind: str, good: Callable[[str], bool], position: int) -> Observation:
-        return record(kind, *_swap(chance(pool, good), good(deck.cards[position])))
-
+    decision = Decision(seat_id(seat), event, event.type in DRAWS, visible)
     found = []
     if event.type != "blind":
-        found.append(known(NEXT_CARD, keeps, hand.dealt()))
+        found.append(decision.known(NEXT_CARD, pool, keeps, deck.cards[hand.dealt()]))
     if blind and seat == hand.player:
-        found.append(known(BLIND_CARD, keeps, blind[0]))
+        found.append(decision.known(BLIND_CARD, pool, keeps, deck.cards[blind[0]]))
     mine_total = total(mine)
     if seat == hand.player:
         up = deck.cards[hand.of(hand.dealer)[0].position]
@@ -77,16 +69,11 @@ def observe(
         def ahead(card: str) -> bool:
             return total([up, card]) >= mine_total
 
-        found.append(known(OPPONENT_CARD, ahead, hole[0]))
+        found.append(decision.known(OPPONENT_CARD, pool, ahead, deck.cards[hole[0]]))
     else:
         theirs = hand.of(hand.player)
         player_total = total([deck.cards[held.position] for held in theirs])
         beaten = mine_total < player_total <= LIMIT
         stratum = f"total={mine_total} their_cards={len(theirs)} blind={hand.blind_taken}"
-        found.append(record(OPPONENT_HANDS, stratum, beaten, None))
+        found.append(decision.observe(OPPONENT_HANDS, stratum, beaten))
     return found
-
-
-def _swap(stratum_chance: tuple[str, float], good: bool) -> tuple[str, bool, float]:
-    stratum, p = stratum_chance
-    return stratum, good, p
