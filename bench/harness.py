@@ -147,8 +147,8 @@ def serve(which: str, port: int, folder: str, database_url: str, **settings: str
     if which == "bare":
         app = bare_app(folder, database_url)
     else:
-        from fairdeal.api.app import create_app
-        from fairdeal.api.config import Config
+        from fairdeal.api.http.app import create_app
+        from fairdeal.api.service.config import Config
 
         config = Config(
             instance_path=Path(folder),

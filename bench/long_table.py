@@ -33,9 +33,9 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bench.simulate import BOTS_NEVER_SEND, data_for  # noqa: E402 - after the path is set
 from bench.verify import _peak_of, timed_cli  # noqa: E402
-from fairdeal.api.config import Config  # noqa: E402
-from fairdeal.api.keystore import load_keys  # noqa: E402
-from fairdeal.api.service import Service  # noqa: E402
+from fairdeal.api.service.config import Config  # noqa: E402
+from fairdeal.api.service.keystore import load_keys  # noqa: E402
+from fairdeal.api.service.service import Service  # noqa: E402
 from fairdeal.api.storage import open_store  # noqa: E402
 from fairdeal.errors import FairdealError  # noqa: E402
 from fairdeal.events import SignedEvent  # noqa: E402

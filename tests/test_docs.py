@@ -359,7 +359,7 @@ def _table(path: Path, after: str) -> list[list[str]]:
 
 
 def test_the_settings_table_lists_every_setting_the_service_reads() -> None:
-    from fairdeal.api.config import MULTIPROCESS_METRICS, OTHER_KNOWN, known_variables
+    from fairdeal.api.service.config import MULTIPROCESS_METRICS, OTHER_KNOWN, known_variables
 
     guide = ROOT / "docs" / "operators.md"
     rows = _table(guide, "## Settings")
@@ -373,7 +373,7 @@ def test_the_settings_table_lists_every_setting_the_service_reads() -> None:
 def test_the_settings_table_gives_each_settings_default() -> None:
     from dataclasses import fields
 
-    from fairdeal.api.config import Config
+    from fairdeal.api.service.config import Config
 
     rows = {
         row[0].strip("`"): row[1].strip("`")
@@ -395,7 +395,7 @@ def test_the_finding_codes_are_the_verifiers_own_list() -> None:
 
 def _error_codes() -> dict[str, int]:
     """Every error code the service answers with, and its status."""
-    from fairdeal.api import errors
+    from fairdeal.api.service import errors
     from fairdeal.errors import GameError
 
     def subclasses(cls: type[T]) -> list[type[T]]:
@@ -414,8 +414,8 @@ def test_the_error_table_lists_every_code_with_its_status() -> None:
 
 
 def test_the_route_table_lists_every_route_of_the_service(tmp_path: Path) -> None:
-    from fairdeal.api.app import close_app, create_app
-    from fairdeal.api.config import Config
+    from fairdeal.api.http.app import close_app, create_app
+    from fairdeal.api.service.config import Config
 
     app = create_app(Config(instance_path=tmp_path, sweep_interval_s=0))
     try:

@@ -29,7 +29,7 @@ class Blocker:
             raise ImportError(f"No module named {name!r}")
         return None
 sys.meta_path.insert(0, Blocker())
-from fairdeal.api.cli import main
+from fairdeal.api.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 

@@ -1,11 +1,14 @@
 """The arrows between the parts, read from the source's own imports: the core does no I/O and
 reads no clock, knows no game outside ``fairdeal/games``, and imports neither the service nor
-the verifier; the verifier imports no service, web framework or database; and no module of the
+the verifier; the verifier imports no service, web framework or database; the parts of ``api/``
+stand on one another in one direction (the command lines on the HTTP layer, it on the service,
+the service on storage), and the SDK on the core and the verifier alone; and no module of the
 service or the verifier imports itself through others (no import loop). Imports are read as the
 installed names: ``api/`` is ``fairdeal.api`` and ``verifier/`` is ``fairdeal.verifier``
 (pyproject.toml), each importing within itself relatively."""
 
 import ast
+import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -19,9 +22,35 @@ CORE_MAY_IMPORT = {
     "fairdeal", "functools", "hashlib", "hmac", "importlib", "itertools", "json", "math",
     "operator", "re", "struct", "types", "typing",
 }  # fmt: skip
+# fairdeal/blind alone may also import these (issue 30), neither of which reads a file or the
+# network: ctypes, to load libsodium (a shared library) for group arithmetic; secrets, for the
+# fresh keys and nonces its proofs need, which no caller may be trusted to supply.
+BLIND_MAY_IMPORT = {"ctypes", "secrets"}
 SERVICE = ("api", "fairdeal.api", "flask", "flask_smorest", "marshmallow", "sqlite3", "psycopg")
 # pyproject.toml's package-dir: each folder and the package it is installed as
 INSTALLED_AS = {"fairdeal": "fairdeal", "api": "fairdeal.api", "verifier": "fairdeal.verifier"}
+# The folders of api/ (each a package), and what each imports nothing of: the arrows run from
+# the command lines to the HTTP layer, to the service, to storage; the pages, the SDK and the
+# witness stand apart.
+PARTS = ("cli", "client", "http", "service", "storage", "web", "witness")
+FLASK = ("flask", "flask_smorest", "flask_limiter", "werkzeug", "marshmallow")
+NEVER = {
+    "storage": ("http", "service", "cli", "web", "client", "witness", *FLASK),
+    "service": ("http", "cli", "web", "client", "witness", *FLASK),
+    "http": ("cli", "client", "witness"),
+    "web": ("http", "service", "storage", "cli", "client", "witness"),
+    "witness": ("service", "cli", "web", "client"),
+    "cli": (),
+    "client": ("http", "service", "storage", "cli", "web", "witness", *FLASK),
+}
+ARROWS = [
+    pytest.param("storage", id="storage imports nothing of the rest of api, nor flask"),
+    pytest.param("service", id="the service imports no HTTP layer, command line, page or SDK"),
+    pytest.param("http", id="the HTTP layer imports no command line, SDK or witness"),
+    pytest.param("web", id="the pages import nothing of the service"),
+    pytest.param("witness", id="the witness imports nothing of the service"),
+    pytest.param("client", id="the SDK imports no flask and nothing of the service"),
+]
 
 
 def _core_modules() -> list[Path]:
@@ -117,9 +146,32 @@ def test_the_reader_sees_the_core_the_service_and_the_verifier() -> None:
     assert not (CORE / "api").exists() and not (CORE / "verifier").exists()
     edges = _edges("api", "verifier")
     assert "fairdeal.verifier.bundle" in edges["fairdeal.verifier.export"]
-    assert "fairdeal.api.private_files" in edges["fairdeal.api.storage.sqlite"]
+    assert "fairdeal.api.storage.private_files" in edges["fairdeal.api.storage.sqlite"]
     assert "fairdeal.api.storage.sqlite" in edges["fairdeal.api.storage"]
-    assert "fairdeal.verifier" in edges["fairdeal.api.client"]
+    assert "fairdeal.api.service.service" in edges["fairdeal.api.http.app"]
+    assert "fairdeal.api.http.app" in edges["fairdeal.api.cli.server"]
+    assert "fairdeal.verifier" in edges["fairdeal.api.client.client"]
+    folders = {p.parent.name for p in (ROOT / "api").glob("*/__init__.py")}
+    assert folders == set(PARTS) == set(NEVER), "a new folder of api/ states its arrows here"
+
+
+@pytest.mark.parametrize("folder", ARROWS)
+def test_each_part_of_the_service_imports_only_what_it_stands_on(folder: str) -> None:
+    never = [f"fairdeal.api.{n}" if n in PARTS else n for n in NEVER[folder]]
+    paths = sorted((ROOT / "api" / folder).rglob("*.py"))
+    assert paths
+    for path in paths:
+        for name in _imports(path):
+            assert not _under(name, *never), f"api/{folder}/{path.name} imports {name}"
+
+
+def test_the_sdk_needs_only_the_standard_library_cryptography_the_core_and_the_verifier() -> None:
+    """What the core install (no server extra) has: the SDK is installed without Flask."""
+    for path in sorted((ROOT / "api" / "client").rglob("*.py")):
+        for name in _imports(path):
+            top = name.split(".")[0]
+            assert top in sys.stdlib_module_names or top in ("cryptography", "fairdeal"), name
+            assert _under(name, "fairdeal.api.client") or not _under(name, "fairdeal.api"), name
 
 
 def test_finding_loops_finds_one() -> None:
@@ -133,8 +185,9 @@ def test_the_service_and_the_verifier_have_no_import_loop() -> None:
 
 @pytest.mark.parametrize("path", _core_modules(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_core_does_no_io_and_imports_neither_service_nor_verifier(path: Path) -> None:
+    may = CORE_MAY_IMPORT | (BLIND_MAY_IMPORT if path.parent.name == "blind" else set())
     for name in _imports(path):
-        assert name.split(".")[0] in CORE_MAY_IMPORT, f"{path.name} imports {name}"
+        assert name.split(".")[0] in may, f"{path.name} imports {name}"
         assert not _under(name, "fairdeal.api", "fairdeal.verifier"), f"{path.name}: {name}"
 
 

@@ -8,7 +8,7 @@ from types import ModuleType
 
 import pytest
 
-from fairdeal.api.cli import main
+from fairdeal.api.cli.main import main
 from fairdeal.events import SignedEvent
 from fairdeal.games import registry
 from fairdeal.verifier.cli import main as verify_main

@@ -18,12 +18,12 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from .. import private_files
 from . import (
     StorageError,
     StorageUnavailableError,
     committing,
     mapped_errors,
+    private_files,
     schema,
 )
 from .pool import Pool

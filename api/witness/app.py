@@ -1,7 +1,7 @@
 """The witness's HTTP face: ``POST /add-checkpoint`` as C2SP tlog-witness says, and ``GET /``,
 its state as JSON. Every refusal is plain text, one line; never a traceback. A database locked
 past its busy timeout is 503 with ``Retry-After``: the log sends the checkpoint again later.
-Each request has its line in the service's format (logs.py)."""
+Each request has its line in the service's format (http/logs.py)."""
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -19,7 +19,7 @@ from fairdeal.witnessing import (
     tlog_size_body,
 )
 
-from ..logs import AccessLog
+from ..http.logs import AccessLog
 from .store import StoreBusyError
 from .witness import Witness, posix_seconds
 

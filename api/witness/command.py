@@ -9,7 +9,7 @@ from typing import Any
 from fairdeal.errors import FairdealError
 from fairdeal.note import NoteError, NoteVerifier
 
-from .. import logs
+from ..http import logs
 from .app import create_witness_app
 from .keyfile import DEFAULT_NAME, KeyNameError, load_cosigner
 from .store import StoreBusyError
@@ -96,7 +96,7 @@ def run_witness(args: argparse.Namespace) -> int:
     for verifier in args.log:
         log.info("witnessing %s", verifier.key_string())
     try:
-        from .. import serving  # gunicorn, as fairdeal serve
+        from ..http import serving  # gunicorn, as fairdeal serve
     except ModuleNotFoundError as e:  # on Windows
         raise SystemExit(f"fairdeal witness: error: {e}") from None
     # One process: its threads take turns at the SQLite file's write lock anyway. Connections

@@ -6,7 +6,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from fairdeal.cosignature import Cosigner
 
-from .. import private_files
+from ..storage import private_files
 
 KEY_FILE = "witness-key"
 DEFAULT_NAME = "witness.example/w1"

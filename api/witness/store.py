@@ -10,7 +10,7 @@ from pathlib import Path
 from fairdeal.note import Checkpoint
 from fairdeal.witnessing import TreeHead
 
-from .. import private_files
+from ..storage import private_files
 
 DATABASE_FILE = "witness.sqlite3"
 _BUSY_TIMEOUT_S = 10

@@ -22,9 +22,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from bench import harness
-from fairdeal.api.app import close_app, create_app
 from fairdeal.api.client import FairdealClient
-from fairdeal.api.config import Config
+from fairdeal.api.http.app import close_app, create_app
+from fairdeal.api.service.config import Config
 from fairdeal.keys import private_key_pem
 
 OPERATOR_TOKEN = "operator-secret-for-tests"

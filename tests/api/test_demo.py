@@ -7,7 +7,7 @@ from pathlib import Path
 # The demo through the CLI's own main(), then: is the sweeper thread still running?
 DEMO_THEN_SWEEPERS = """
 import sys, threading
-from fairdeal.api.cli import main
+from fairdeal.api.cli.main import main
 code = main(sys.argv[1:])
 sweepers = [t for t in threading.enumerate() if t.name == "fairdeal-sweeper"]
 print(f"sweepers left running: {len(sweepers)}", file=sys.stderr)

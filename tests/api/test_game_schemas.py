@@ -12,8 +12,8 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
-from fairdeal.api.app import close_app, create_app
-from fairdeal.api.config import Config
+from fairdeal.api.http.app import close_app, create_app
+from fairdeal.api.service.config import Config
 from fairdeal.errors import OptionsError
 from fairdeal.games import register, unregister
 from fairdeal.games.kvitlach import options as kvitlach_options

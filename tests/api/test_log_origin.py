@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.api.config import PLACEHOLDER_ORIGIN, Config, ConfigError
+from fairdeal.api.service.config import PLACEHOLDER_ORIGIN, Config, ConfigError
 
 
 def test_a_real_key_with_the_placeholder_origin_is_refused_saying_what_to_set(

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from bench.harness import Process, free_port
-from fairdeal.api import logs
-from fairdeal.api.config import Config, ConfigError, unknown_variables
+from fairdeal.api.http import logs
+from fairdeal.api.service.config import Config, ConfigError, unknown_variables
 from tests.api.bots import raw, toto21_table
 from tests.api.conftest import OPERATOR_TOKEN, start_server, stop_server
 

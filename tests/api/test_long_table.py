@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from bench.long_table import Clock, play_rounds, seat_table, service_on
-from fairdeal.api.keystore import load_keys
-from fairdeal.api.service import Service
+from fairdeal.api.service.keystore import load_keys
+from fairdeal.api.service.service import Service
 from fairdeal.api.storage import open_store
 from fairdeal.verifier import load_trust, verify_bundle
 from fairdeal.verifier.cli import main as verify_main

@@ -16,9 +16,9 @@ import pytest
 import schemathesis
 from openapi_spec_validator import validate
 
-from fairdeal.api.app import MAX_IDEMPOTENCY_KEY, close_app, create_app
-from fairdeal.api.config import Config
-from fairdeal.api.errors import ApiError, from_unavailable
+from fairdeal.api.http.app import MAX_IDEMPOTENCY_KEY, close_app, create_app
+from fairdeal.api.service.config import Config
+from fairdeal.api.service.errors import ApiError, from_unavailable
 from fairdeal.api.storage import CommitOutcomeUnknownError, StorageUnavailableError
 from tests.api.bots import raw
 from tests.api.conftest import OPERATOR_TOKEN, Server

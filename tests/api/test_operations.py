@@ -11,8 +11,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bench.transport import send_bytes
-from fairdeal.api.app import _sweep_once, create_app
-from fairdeal.api.config import Config, ConfigError
+from fairdeal.api.http.app import _sweep_once, create_app
+from fairdeal.api.service.config import Config, ConfigError
 from tests.api.bots import error_of, play_toto21_round, raw, toto21_table
 from tests.api.conftest import Server, serving, start_server, stop_server
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from fairdeal.api.config import Config, ConfigError
-from fairdeal.api.keystore import DEV_KEY_NAME, load_keys
+from fairdeal.api.service.config import Config, ConfigError
+from fairdeal.api.service.keystore import DEV_KEY_NAME, load_keys
 from fairdeal.api.storage.sqlite import SqliteStore
 from fairdeal.keys import private_key_pem
 from tests.api.conftest import start_server, stop_server

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fairdeal.api.client import Response
-from fairdeal.api.service import wall_clock
+from fairdeal.api.service.service import wall_clock
 from tests.api.bots import (
     Toto21Table,
     events_of,

@@ -2,12 +2,15 @@
 (py.typed), its moves named, ``with`` closing its connection, its public names in ``__all__``,
 and importable and usable with the core install alone (no Flask, no database)."""
 
+import importlib
 import json
+import pkgutil
 import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -123,11 +126,20 @@ def test_actions_are_every_move_of_every_game_and_plain_strings_still() -> None:
 
 
 def test_the_public_api_is_listed_and_documented() -> None:
+    """Every class of the SDK's modules is in ``fairdeal.api.client``'s ``__all__``."""
     for name in sdk.__all__:
         assert getattr(sdk, name).__doc__, name
-    public = {n for n, v in vars(sdk).items() if not n.startswith("_") and _defined_here(v)}
-    assert public <= set(sdk.__all__)
+    for module in _modules():
+        public = {n for n, v in vars(module).items() if not n.startswith("_") and _made_in(v)}
+        assert public <= set(sdk.__all__), module.__name__
 
 
-def _defined_here(value: object) -> bool:
-    return getattr(value, "__module__", None) == sdk.__name__ and isinstance(value, type)
+def _modules() -> list[ModuleType]:
+    names = [info.name for info in pkgutil.iter_modules(sdk.__path__, f"{sdk.__name__}.")]
+    assert names
+    return [importlib.import_module(name) for name in names]
+
+
+def _made_in(value: object) -> bool:
+    module = getattr(value, "__module__", None) or ""
+    return module.startswith(f"{sdk.__name__}.") and isinstance(value, type)

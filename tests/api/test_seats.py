@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from fairdeal.api.tokens import token_hash
+from fairdeal.api.service.tokens import token_hash
 from tests.api.bots import error_of, kvitlach_table, raw, toto21_table, types_of
 from tests.api.conftest import Server
 

@@ -4,7 +4,7 @@ the table past it is refused with a stable code, and the table plays on at the b
 from typing import Any
 
 from fairdeal import table
-from fairdeal.api.tokens import new_token, token_hash
+from fairdeal.api.service.tokens import new_token, token_hash
 from fairdeal.games.kvitlach import GAME
 from fairdeal.games.money import MAX_TABLE_TOTAL, total
 from tests.api.bots import error_of, events_of, raw, types_of

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from fairdeal import cards
-from fairdeal.api.cli import main
+from fairdeal.api.cli.main import main
 from fairdeal.api.client import BundleInvalidError, ServerRefusedError
 from fairdeal.games import register, registry, unregister
 from fairdeal.verifier import load_trust, verify_bundle

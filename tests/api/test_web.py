@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from fairdeal.api.web import DOCS_CSP, PAGE_CSP, STATIC_REDOC, WEB
+from fairdeal.api.web.pages import DOCS_CSP, PAGE_CSP, STATIC_REDOC, WEB
 from tests.api.conftest import OPERATOR_TOKEN, Server
 
 ANY_ORIGIN = "Access-Control-Allow-Origin"

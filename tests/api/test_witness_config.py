@@ -4,7 +4,7 @@ service at start with a message naming the entry, never later in a background th
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from fairdeal.api.config import Config, ConfigError, witness_list
+from fairdeal.api.service.config import Config, ConfigError, witness_list
 from fairdeal.cosignature import Cosigner
 from fairdeal.note import NoteSigner
 

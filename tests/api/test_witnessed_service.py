@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-from fairdeal.api.cosigning import INTERVAL_S, Schedule
+from fairdeal.api.service.cosigning import INTERVAL_S, Schedule
 from fairdeal.api.witness.app import create_witness_app
 from fairdeal.cosignature import CosignatureVerifier, cosignatures
 from fairdeal.keys import load_private_key

@@ -20,9 +20,9 @@ import pytest
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from bench.harness import Process, free_port
-from fairdeal.api import limits
-from fairdeal.api.app import create_app
-from fairdeal.api.config import MULTIPROCESS_METRICS, Config, ConfigError, known_variables
+from fairdeal.api.http import limits
+from fairdeal.api.http.app import create_app
+from fairdeal.api.service.config import MULTIPROCESS_METRICS, Config, ConfigError, known_variables
 from tests.api.bots import raw
 from tests.api.conftest import serving
 from tests.api.test_operations import sample, samples

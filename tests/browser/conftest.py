@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from fairdeal.api.service import wall_clock
+from fairdeal.api.service.service import wall_clock
 from tests.api.conftest import Server, start_server, stop_server
 
 WINDOW = (1280, 900)

@@ -33,11 +33,11 @@ import pytest
 
 from bench.harness import Bot, Process, Seated, free_port
 from bench.transport import Http, Stats
-from fairdeal.api.app import _sweep_once
 from fairdeal.api.client import ClientError, Request, Response
-from fairdeal.api.config import Config
-from fairdeal.api.keystore import load_keys
-from fairdeal.api.service import Service
+from fairdeal.api.http.app import _sweep_once
+from fairdeal.api.service.config import Config
+from fairdeal.api.service.keystore import load_keys
+from fairdeal.api.service.service import Service
 from fairdeal.api.storage import open_store
 from tests.api.bots import (
     error_of,

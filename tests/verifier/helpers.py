@@ -245,7 +245,7 @@ class Log:
         return [self.bundle(i, bounded=bounded) for i in range(len(self.entries))]
 
     def first(self, index: int) -> int:
-        """Where the service starts round ``index``'s bundle (api/publishing.py): at the
+        """Where the service starts round ``index``'s bundle (api/service/publishing.py): at the
         table_state logged right after the same table's previous head in the log, or at
         seq 0 (the table's first head here, or no table_state there)."""
         driver = self.entries[index][0]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from fairdeal.api.private_files import TooOpenError
+from fairdeal.api.storage.private_files import TooOpenError
 from fairdeal.api.witness import store
 from fairdeal.api.witness.app import create_witness_app
 from fairdeal.api.witness.keyfile import KEY_FILE, KeyNameError

@@ -28,8 +28,8 @@ from fairdeal.witnessing import (
     parse_tlog_size,
 )
 
+from ..storage import CheckpointRow, StorageUnavailableError, Store
 from .config import WitnessConfig
-from .storage import CheckpointRow, StorageUnavailableError, Store
 from .transparency import TransparencyLog
 
 log = logging.getLogger("fairdeal.witness")

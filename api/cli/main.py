@@ -20,7 +20,7 @@ from fairdeal.games import registry
 from fairdeal.games.base import deck_rules
 from fairdeal.games.dealing import round_deck
 
-from . import seat_cli
+from . import seat
 
 USAGE_ERROR = 2
 SERVER_EXTRA = "pip install -e '.[server]' in fairdeal's clone"
@@ -95,14 +95,14 @@ def _parser() -> argparse.ArgumentParser:
     deck.add_argument(
         "--salts", action="store_true", help="also print each card's salt (default: off)"
     )
-    seat_cli.add_commands(commands)
+    seat.add_commands(commands)
     _add_server_commands(commands)
     return parser
 
 
 def _add_server_commands(commands: Any) -> None:
     try:
-        from .service_cli import add_commands  # needs the server extra
+        from .server import add_commands  # needs the server extra
     except ImportError:
         _add_missing_server_commands(commands)
         return
@@ -186,7 +186,3 @@ def print_quietly(text: str, status: int) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     return status
-
-
-if __name__ == "__main__":
-    sys.exit(main())

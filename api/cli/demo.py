@@ -23,9 +23,9 @@ from werkzeug.serving import make_server
 
 from fairdeal.protocol import CLIENT_SEED, ROUND_REVEALED, SEAT_JOINED, SEAT_LEFT, SEED_COMMITMENT
 
-from .app import close_app, create_app
-from .client import EventsReply, FairdealClient, SeatClient, ServerRefusedError
-from .config import Config
+from ..client import EventsReply, FairdealClient, SeatClient, ServerRefusedError
+from ..http.app import close_app, create_app
+from ..service.config import Config
 
 KVITLACH_ROUNDS = 8
 MAX_MOVES_PER_ROUND = 400

@@ -7,9 +7,9 @@ from cryptography.exceptions import InvalidSignature
 
 from fairdeal import tags
 
-from .errors import NotReadyError
-from .service import Service
-from .storage import StorageError, first_line
+from ..service.errors import NotReadyError
+from ..service.service import Service
+from ..storage import StorageError, first_line
 
 PROBE = bytes(32)  # a hash's length of zeros: a probe, never an event's hash
 

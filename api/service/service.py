@@ -35,6 +35,7 @@ from fairdeal.protocol import (
 from fairdeal.statements import KEY, SIGNATURE, SIGNED
 from fairdeal.table import create, execute
 
+from ..storage import IdempotencyRow, Reader, Store, Transaction
 from . import ids
 from .arrivals import Arrivals
 from .config import Config
@@ -53,7 +54,6 @@ from .errors import (
 from .keystore import Keys
 from .live import Live, LiveTables
 from .publishing import Publisher, known_round
-from .storage import IdempotencyRow, Reader, Store, Transaction
 from .tokens import new_token, token_hash
 from .transparency import TransparencyLog
 

@@ -12,7 +12,7 @@ from fairdeal.errors import (
     SignatureStaleError,
 )
 
-from .storage import CommitOutcomeUnknownError, StorageUnavailableError
+from ..storage import CommitOutcomeUnknownError, StorageUnavailableError
 
 RETRY_AFTER_S = 1  # what a 503 asks the client to wait before sending the request again
 

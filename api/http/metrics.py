@@ -25,11 +25,11 @@ from prometheus_client.registry import Collector
 
 from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED
 
-from .config import MULTIPROCESS_METRICS, ConfigError
-from .errors import OperatorOnlyError, UnauthorizedError
-from .service import Service
-from .storage import StorageError
-from .tokens import same_secret
+from ..service.config import MULTIPROCESS_METRICS, ConfigError
+from ..service.errors import OperatorOnlyError, UnauthorizedError
+from ..service.service import Service
+from ..service.tokens import same_secret
+from ..storage import StorageError
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 UNMATCHED_ROUTE = "<unmatched>"

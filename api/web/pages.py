@@ -19,7 +19,8 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, Response, request, send_from_directory
 
-STATIC = Path(__file__).parent / "static"
+# The files browsers get: api/static/, beside this package (the package data of fairdeal.api).
+STATIC = Path(__file__).parents[1] / "static"
 WEB = STATIC / "web"
 STATIC_REDOC = STATIC / "redoc"
 WEB_URL = "/static/web/"

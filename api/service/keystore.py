@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from fairdeal.keys import KeySet, Signer, load_private_key, load_public_key, private_key_pem
 
-from . import private_files
+from ..storage import private_files
 from .config import Config, ConfigError
 
 log = logging.getLogger("fairdeal")

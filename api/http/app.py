@@ -6,7 +6,6 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
 from typing import Any, TypeVar
 
 from flask import Flask, Response, request, stream_with_context
@@ -16,12 +15,10 @@ from werkzeug.exceptions import HTTPException
 from fairdeal.protocol import CLIENT_SEED, JOINER_ACCEPTED, JOINER_REJECTED, SEED_COMMITMENT
 from fairdeal.statements import SIGNATURE
 
-from . import ids, limits, metrics, schemas, web
-from . import logs as log_setup
-from .config import Config, unknown_variables, witness_list
-from .cosigning import Collector, Counters
-from .current import EXTENSION, service
-from .errors import (
+from ..service import ids
+from ..service.config import Config, unknown_variables, witness_list
+from ..service.cosigning import Collector, Counters
+from ..service.errors import (
     ApiError,
     BadRequestError,
     InvalidInputError,
@@ -32,16 +29,19 @@ from .errors import (
     UnauthorizedError,
     from_unavailable,
 )
-from .keystore import load_keys
+from ..service.keystore import load_keys
+from ..service.service import Clock, Idempotency, Service, wall_clock
+from ..service.tokens import same_secret, token_hash
+from ..storage import StorageUnavailableError, open_store
+from ..web import pages
+from . import limits, metrics, schemas
+from . import logs as log_setup
+from .current import EXTENSION, service
 from .openapi import OPERATOR, OPTIONAL_SEAT, PUBLIC, SEAT, DocumentedApi, documented
 from .readiness import readiness
-from .service import Clock, Idempotency, Service, wall_clock
-from .storage import StorageUnavailableError, open_store
 from .tiles import tiles as tile_api
-from .tokens import same_secret, token_hash
 
 log = logging.getLogger("fairdeal")
-STATIC = Path(__file__).parent / "static"
 T = TypeVar("T")
 MAX_JSON_DEPTH = 32
 MAX_IDEMPOTENCY_KEY = 128
@@ -58,7 +58,7 @@ def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask
     app = Flask(
         "fairdeal",
         instance_path=str(config.instance_path.absolute()),
-        static_folder=str(STATIC),
+        static_folder=str(pages.STATIC),
         static_url_path="/static",
     )
     app.config.update(
@@ -84,7 +84,7 @@ def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask
         schemas.INCLUSION_QUERY, schemas.InclusionQuerySchema, schemas.INCLUSION_ONE_OF
     )
     api.document_requests(service.games, config.max_amount)
-    web.install(app)  # the pages at / and /verify, CSP on them, CORS on public reads
+    pages.install(app)  # the pages at / and /verify, CSP on them, CORS on public reads
     _install_error_handlers(app)
     counted = metrics.install(app, service, config.metrics_token)  # first: it times requests
     app.extensions["fairdeal.metrics"] = counted

@@ -1,7 +1,7 @@
 """``fairdeal serve``, ``fairdeal demo`` and ``fairdeal witness``: the commands that need the
 server extra.
 
-``serve`` runs the service under gunicorn (``serving.py``), in worker processes that share the
+``serve`` runs the service under gunicorn (``http/serving.py``), in worker processes that share the
 database, the rate limit's store (if it is Redis) and, in prometheus-client's multiprocess mode,
 the metrics. That mode must be chosen before prometheus-client is first imported, so the app's
 modules are imported only once it is.
@@ -18,10 +18,10 @@ from typing import Any
 
 from fairdeal.errors import FairdealError
 
-from . import logs, private_files
-from .config import MULTIPROCESS_METRICS, Config, ConfigError, unknown_variables
-from .storage import StorageError
-from .witness.command import add_command as add_witness_command
+from ..http import logs
+from ..service.config import MULTIPROCESS_METRICS, Config, ConfigError, unknown_variables
+from ..storage import StorageError, private_files
+from ..witness.command import add_command as add_witness_command
 
 USAGE_ERROR = 2
 METRICS_FOLDER = "metrics"  # in the instance folder, unless PROMETHEUS_MULTIPROC_DIR says
@@ -114,14 +114,14 @@ def run_serve(args: argparse.Namespace) -> int:
         for line in unknown_variables():
             log.warning("%s", line)
         _multiprocess_metrics(config)
-        from .app import close_app, create_app  # now: it imports prometheus-client
+        from ..http.app import close_app, create_app  # now: it imports prometheus-client
 
         # Everything checked, the key and the schema made, once, before any worker starts.
         close_app(create_app(replace(config, sweep_interval_s=0, witnesses="")))
     except (ConfigError, FairdealError, OSError, StorageError) as e:
         raise SystemExit(f"fairdeal: error: {e}") from None
     try:
-        from . import serving
+        from ..http import serving
     except ModuleNotFoundError as e:  # on Windows
         raise SystemExit(f"fairdeal: error: {e}") from None
     options = serving.ServerOptions(args.host, args.port, args.workers, args.threads, args.timeout)

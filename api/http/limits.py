@@ -25,8 +25,8 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 from limits.errors import ConfigurationError
 
-from .config import Config, ConfigError
-from .errors import RateLimitedError
+from ..service.config import Config, ConfigError
+from ..service.errors import RateLimitedError
 
 LIMITED_ENDPOINTS = ("tables.create_table", "tables.join_table")
 SHARED_SCOPE = "unauthenticated-writes"

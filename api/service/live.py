@@ -15,8 +15,8 @@ from fairdeal.games.base import AnyGame
 from fairdeal.protocol import ROUND_OPENED, ROUND_REVEALED, TABLE_CREATED, TABLE_STATE
 from fairdeal.table import Table, follow, started_at
 
+from ..storage import Reader
 from .errors import NotFoundError
-from .storage import Reader
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 
 from flask import current_app
 
-from .service import Service
+from ..service.service import Service
 
 EXTENSION = "fairdeal"
 

@@ -127,7 +127,7 @@ LOG_LEVELS = ("debug", "info", "warning", "error")  # debug: a line for each rat
 RATE_LIMIT_STORES = ("memory", "redis", "rediss", "redis+unix")
 PLACEHOLDER_ORIGIN = Config.log_origin
 PREFIX = "FAIRDEAL_"
-# prometheus-client's own variable: the folder of its multiprocess mode (metrics.py).
+# prometheus-client's own variable: the folder of its multiprocess mode (http/metrics.py).
 MULTIPROCESS_METRICS = "PROMETHEUS_MULTIPROC_DIR"
 # Read elsewhere, not by Config: the test suite's PostgreSQL server and its long runs.
 OTHER_KNOWN = frozenset({"FAIRDEAL_TEST_POSTGRES_URL", "FAIRDEAL_SLOW"})

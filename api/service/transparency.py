@@ -22,7 +22,7 @@ from fairdeal.keys import Signer
 from fairdeal.merkle import MerkleTree, TreeRangeError, leaf_hash, verify_consistency
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
 
-from .storage import CheckpointRow, Reader, Transaction
+from ..storage import CheckpointRow, Reader, Transaction
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 
 from werkzeug.exceptions import RequestTimeout
 
-from .config import MULTIPROCESS_METRICS
+from ..service.config import MULTIPROCESS_METRICS
 
 try:
     from gunicorn.app.base import BaseApplication

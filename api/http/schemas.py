@@ -13,7 +13,7 @@ from fairdeal import bundle
 from fairdeal.games import registry
 from fairdeal.statements import MAX_N
 
-from . import ids
+from ..service import ids
 
 _TYPE = validate.Regexp(r"^[a-z][a-z0-9_]{0,39}$", error="not a command type")
 _HEX64 = validate.Regexp(r"^[0-9a-f]{64}$", error="not 64 lowercase hex digits")

@@ -9,8 +9,8 @@ from flask_smorest import Blueprint
 
 from fairdeal.tiles import ENTRIES, Tile, TilePathError, parse_tile_path
 
+from ..service.errors import NotFoundError
 from .current import service
-from .errors import NotFoundError
 from .openapi import PUBLIC, documented
 
 IMMUTABLE = "public, max-age=31536000, immutable"

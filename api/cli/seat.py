@@ -30,7 +30,7 @@ from fairdeal.protocol import (
     is_hex64,
 )
 
-from .private_files import FILE_MODE
+from ..storage.private_files import FILE_MODE
 
 USAGE_ERROR = 2
 SEED_BODIES = (CLIENT_SEED, SEED_COMMITMENT)

@@ -14,8 +14,8 @@ from marshmallow import Schema
 
 from fairdeal.games.base import AnyGame
 
+from ..service.errors import RETRY_AFTER_S
 from . import schemas
-from .errors import RETRY_AFTER_S
 from .request_schemas import request_schemas
 
 F = Callable[..., Any]

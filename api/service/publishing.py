@@ -12,10 +12,10 @@ from fairdeal.keys import public_key_pem
 from fairdeal.protocol import TABLE_STATE
 from fairdeal.tiles import Tile, available_width, encode_entry_bundle, tile_hashes
 
+from ..storage import CheckpointRow, HeadRow, Reader, RoundRow, Store
 from .config import Config
 from .errors import ConflictError, NotFoundError, RoundNotFinishedError
 from .keystore import Keys
-from .storage import CheckpointRow, HeadRow, Reader, RoundRow, Store
 from .transparency import TransparencyLog
 
 
