@@ -1,0 +1,30 @@
+// SPEC 15.1 and 15.11.1: the version-3 tags, "fairdeal/v3/<name>" then one NUL byte (SPEC 2's rule).
+
+import { utf8 } from "../bytes.js";
+
+const tag = (text) => utf8(text + "\0");
+
+export const CARD_POINT = tag("fairdeal/v3/card-point");
+export const ROUND_KEY = tag("fairdeal/v3/round-key");
+export const KEY_PROOF = tag("fairdeal/v3/key-proof");
+export const SHARE_PROOF = tag("fairdeal/v3/share-proof");
+
+
+// The shuffle proof's tags (SPEC 15.11.1).
+export const SHUFFLE_GENERATOR = tag("fairdeal/v3/shuffle-generator");
+export const SHUFFLE_STATEMENT = tag("fairdeal/v3/shuffle-statement");
+export const SHUFFLE_U_SEED = tag("fairdeal/v3/shuffle-u-seed");
+export const SHUFFLE_U = tag("fairdeal/v3/shuffle-u");
+export const SHUFFLE_CHALLENGE = tag("fairdeal/v3/shuffle-challenge");
+
+export const BLIND_TAGS = {
+  CARD_POINT,
+  ROUND_KEY,
+  KEY_PROOF,
+  SHARE_PROOF,
+  SHUFFLE_GENERATOR,
+  SHUFFLE_STATEMENT,
+  SHUFFLE_U_SEED,
+  SHUFFLE_U,
+  SHUFFLE_CHALLENGE,
+};

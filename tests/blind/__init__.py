@@ -1,0 +1,1 @@
+"""Tests of fairdeal.blind: the group, the proofs, ElGamal, the shuffle proof."""
