@@ -6,7 +6,9 @@ Prints, each measured in this run (the machine is shared: compare ratios, not ra
   nothing shared between bundles), as a ratio of raw verifications per CPU second
   (target >= 0.8), bundle by bundle next to as many raw verifications (``interleaved``);
 - the same export with --jobs 2 against --jobs 1 (target >= 1.7x), >= 10,000 rounds;
-- one one-round bundle through the command, interpreter start included (target < 0.5 s);
+- one one-round bundle through the command, interpreter start included (target < 0.5 s),
+  and in this process (the command's ``main``, no start) as a ratio of as many raw
+  verifications as it holds signatures, each run next to them;
 - peak memory of the command on an export of >= 1,000,000 events (target < 200 MB):
   one busy table, each bundle repeating its table's whole prefix (the first bundle format,
   the worst case for memory; bench/long_table.py measures the bounded format the service
@@ -18,7 +20,9 @@ Run: python bench/verify.py [--rounds N] [--interleaved N] [--repeats N] [--memo
 """
 
 import argparse
+import contextlib
 import hashlib
+import io
 import itertools
 import json
 import os
@@ -29,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +45,7 @@ from fairdeal.games import registry
 from fairdeal.keys import Signer, key_id, public_key_pem
 from fairdeal.merkle import MerkleTree
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
+from fairdeal.verifier.cli import main as verify_main
 from fairdeal.verifier.export import LineChecker
 from fairdeal.verifier.inputs import read_lines
 from fairdeal.verifier.trust import load_trust
@@ -166,9 +171,7 @@ def interleaved(
     baseline taken before and after a long run does not describe the run; taken this
     way both see the same moments. The ratio of each block of ``block`` bundles, and the
     events verified and raw verifications per CPU second over all of them."""
-    signer = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"raw").digest())
-    public = signer.public_key()
-    pairs = [(signer.sign(m), m) for m in (os.urandom(60) for _ in range(1024))]
+    raw_verify = _raw_verifier()
     checker = LineChecker(load_trust([key]))
     clock, ratios, spent, raw, events, findings = time.process_time, [], 0.0, 0.0, 0, 0
     totals = [0, 0.0, 0.0]  # events, verifier CPU, raw CPU: over the whole blocks
@@ -178,10 +181,7 @@ def interleaved(
             result = checker.check(line)
             spent += clock() - start
             signatures = result.events + _seat_signatures(line.data)
-            start = clock()
-            for signature, message in itertools.islice(itertools.cycle(pairs), signatures):
-                public.verify(signature, message)
-            raw += clock() - start
+            raw += raw_verify(signatures)
             findings += len(result.findings)
             events += result.events
             if line.number % block == 0:
@@ -191,6 +191,39 @@ def interleaved(
     if findings:
         raise AssertionError(f"{findings} findings in the bench's own export")
     return ratios, totals[0] / totals[1], totals[0] / totals[2]
+
+
+def _raw_verifier() -> Callable[[int], float]:
+    """A function that verifies ``n`` distinct signatures and returns the CPU time taken."""
+    signer = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"raw").digest())
+    public = signer.public_key()
+    pairs = [(signer.sign(m), m) for m in (os.urandom(60) for _ in range(1024))]
+
+    def verify(n: int) -> float:
+        start = time.process_time()
+        for signature, message in itertools.islice(itertools.cycle(pairs), n):
+            public.verify(signature, message)
+        return time.process_time() - start
+
+    return verify
+
+
+def _one_bundle(bundle: Path, key: str, runs: int = 40) -> None:
+    """The command's main on one bundle in this process, each run next to as many raw
+    verifications as the bundle holds signatures: its CPU time, and the ratio."""
+    data = bundle.read_bytes()
+    signatures = len(json.loads(data)["events"]) + _seat_signatures(data)
+    raw_verify, spent, raw = _raw_verifier(), 0.0, 0.0
+    for _ in range(runs):
+        start = time.process_time()
+        with contextlib.redirect_stdout(io.StringIO()):
+            status = verify_main(["--key", key, str(bundle)])
+        spent += time.process_time() - start
+        raw += raw_verify(signatures)
+        if status != 0:
+            raise AssertionError(f"the bench's own bundle: exit {status}")
+    print(f"  in process: {spent / runs * 1000:.1f} ms CPU, {signatures} signatures")
+    print(f"  = {raw / spent:.2f} x raw per CPU second (mean of {runs} runs)")
 
 
 def _seat_signatures(line: bytes) -> int:
@@ -274,6 +307,7 @@ def main() -> None:
     walls = sorted(timed_cli("--key", key, str(bundle))[0] for _ in range(5))
     print(f"one-round bundle, start included: {walls[0]:.3f} s best, {walls[2]:.3f} s median of 5")
     print("  (target < 0.5 s)")
+    _one_bundle(bundle, key)
 
     start = time.perf_counter()
     rows = _busy_rows(args.memory_events)

@@ -11,7 +11,7 @@ import binascii
 import hashlib
 import hmac
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Generic, Self, TypeVar, cast
 
@@ -293,14 +293,24 @@ def read_note(note: str | bytes) -> tuple[str, list[tuple[str, bytes, bytes]]]:
     return body, [parse_signature_line(line) for line in _signature_lines(block)]
 
 
-def open_note(note: str | bytes, verifiers: Iterable[NoteVerifier]) -> tuple[str, list[str]]:
+def note_key_name(name: str, key_id: bytes) -> str:
+    """A key as a reader can match it to a verifier key: its name+key ID in hex."""
+    return f"{name}+{key_id.hex()}"
+
+
+def open_note(
+    note: str | bytes,
+    verifiers: Iterable[NoteVerifier],
+    key_name: Callable[[str, bytes], str] = note_key_name,
+) -> tuple[str, list[str]]:
     """The body and the names of the trusted keys whose signatures verify.
 
     Signatures by unknown keys are ignored; one bad signature by a trusted key rejects
-    the whole note, and so does having no trusted signature at all.
+    the whole note, and so does having no trusted signature at all: UntrustedNoteError,
+    naming each key by ``key_name(name, key ID)``.
     """
     body, signatures = read_note(note)
-    names = _verify_all(body.encode(), signatures, _trusted(verifiers))
+    names = _verify_all(body.encode(), signatures, _trusted(verifiers), key_name)
     return body, names
 
 
@@ -351,6 +361,7 @@ def _verify_all(
     message: bytes,
     signatures: list[tuple[str, bytes, bytes]],
     trusted: dict[tuple[str, bytes], NoteVerifier],
+    key_name: Callable[[str, bytes], str],
 ) -> list[str]:
     names: list[str] = []
     for name, key_id, signature in signatures:
@@ -361,16 +372,21 @@ def _verify_all(
         if name not in names:
             names.append(name)
     if not names:
-        signers = _key_names(signatures) or "nobody"
+        signers = _key_names(signatures, key_name) or "nobody"
+        trusted_names = _key_names(trusted, key_name)
         raise UntrustedNoteError(
-            f"no signature by a trusted key: signed by {signers}; trusted {_key_names(trusted)}"
+            f"no signature by a trusted key: signed by {signers}; trusted {trusted_names}"
         )
     return names
 
 
-def _key_names(keys: Iterable[tuple[str, bytes] | tuple[str, bytes, bytes]]) -> str:
-    """Keys as a reader can match them to verifier keys: name+key ID in hex, each once."""
-    return ", ".join(sorted({f"{key[0]}+{key[1].hex()}" for key in keys}))
+def _key_names(
+    keys: Iterable[tuple[str, bytes] | tuple[str, bytes, bytes]],
+    key_name: Callable[[str, bytes], str],
+) -> str:
+    """Each key once, by ``key_name``, in the order of their name+key ID."""
+    unique = sorted({(key[0], key[1]) for key in keys}, key=lambda k: note_key_name(*k))
+    return ", ".join(key_name(name, key_id) for name, key_id in unique)
 
 
 def _check_line(line: str, what: str) -> None:

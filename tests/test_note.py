@@ -204,6 +204,16 @@ def test_untrusted_key_fails() -> None:
     assert str(info.value) == f"no signature by a trusted key: signed by {bob}; trusted {alice}"
 
 
+def test_untrusted_key_fails_naming_keys_as_the_caller_names_them() -> None:
+    note = sign_note("body\n", [BOB, MALLORY])
+    with pytest.raises(UntrustedNoteError) as info:
+        open_note(note, [ALICE.verifier], lambda name, key_id: f"<{name} {key_id.hex()}>")
+    bob, mallory, alice = (f"<{k.name} {k.key_id.hex()}>" for k in (BOB, MALLORY, ALICE))
+    assert str(info.value) == (
+        f"no signature by a trusted key: signed by {mallory}, {bob}; trusted {alice}"
+    )
+
+
 def test_same_name_other_key_is_ignored_not_trusted() -> None:
     # Name matches, key ID does not: the spec says ignore it.
     with pytest.raises(UntrustedNoteError):

@@ -23,14 +23,9 @@ __all__ = ["CODES", "Finding", "Report", "Trust", "load_trust", "verify_bundle"]
 
 def verify_bundle(obj: Any, trust: Trust) -> Report:
     """Every step for one parsed bundle (from ``json.loads``), as a Report."""
-    from . import export
-    from .bundle import Context, check
+    from .export import Pinned, verify_alone
     from .inputs import has_duplicates
 
-    result = check(obj, trust, Context(duplicates=has_duplicates(obj))).result
-    across = export.Across(export.Pinned(partial=True))  # one leaf of the log
-    across.add(result)
-    across.finish()
-    report = Report(rounds=1, events=result.events)
-    report.add([*result.findings, *across.findings])
+    report = Report()
+    verify_alone(obj, has_duplicates(obj), trust, Pinned(), report)
     return report

@@ -6,6 +6,7 @@ one round head per table. Bundles of one table go to one worker, which remembers
 table as verified so far and checks only what each new bundle adds (resume.py).
 A new table's line is first read by the C decoder alone, and read again with the hook
 that notes repeated member names unless that first reading is certainly the same.
+A bundle given alone is none of this: ``verify_alone`` checks it as read, one leaf of the log.
 """
 
 import hmac
@@ -13,7 +14,7 @@ import re
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fairdeal import merkle
@@ -43,11 +44,11 @@ class LineChecker:
 
     def check(self, line: Line) -> bundle.Result:
         if line.error is not None:
-            return _unusable(line, line.error)
+            return _unusable(line.number, line.error)
         try:
             return self._read(line)
         except InputError as e:
-            return _unusable(line, e)
+            return _unusable(line.number, e)
 
     def _read(self, line: Line) -> bundle.Result:
         obj, duplicates = loads_noting_duplicates(line.data)
@@ -73,9 +74,7 @@ class LineChecker:
                 self.checkpoints.clear()
             return checked, resume.remember(used, checked)
         except Exception as e:  # never a traceback, whatever the input holds
-            reason = f"line {line.number} could not be checked: {type(e).__name__}: {e}"
-            result = bundle.Result(None, None, [_unreadable(reason)], line=line.number)
-            return bundle.Checked(result, None, None), None
+            return bundle.Checked(_failed(line.number, e), None, None), None
 
     def _remember(self, table: str, memo: resume.Memo | None) -> None:
         self.memos.pop(table, None)
@@ -85,15 +84,16 @@ class LineChecker:
                 self.memos.popitem(last=False)
 
 
-def _unusable(line: Line, error: InputError) -> bundle.Result:
-    reason = f"line {line.number}: {error.reason}"
-    return bundle.Result(
-        None, None, [Finding(error.code, None, None, None, reason)], line=line.number
-    )
+def _unusable(number: int, error: InputError) -> bundle.Result:
+    reason = f"line {number}: {error.reason}"
+    return bundle.Result(None, None, [Finding(error.code, None, None, None, reason)], line=number)
 
 
-def _unreadable(reason: str) -> Finding:
-    return Finding("schema.bundle", None, None, None, reason[:200])
+def _failed(number: int, error: Exception) -> bundle.Result:
+    """Line ``number``'s result when its checks raised ``error``."""
+    reason = f"line {number} could not be checked: {type(error).__name__}: {error}"
+    finding = Finding("schema.bundle", None, None, None, reason[:200])
+    return bundle.Result(None, None, [finding], line=number)
 
 
 def results(lines: Iterable[Line], trust: Trust, jobs: int) -> Iterator[bundle.Result]:
@@ -305,3 +305,29 @@ def verify(
     across.finish()
     report.add(across.findings)
     return report
+
+
+def verify_alone(obj: Any, duplicates: bool, trust: Trust, pinned: Pinned, report: Report) -> None:
+    """A bundle read whole (``duplicates``: its reader noted a member name twice), not as a
+    line of an export, into ``report``: every step, then (15)-(17) against the pinned
+    checkpoints, the bundle one leaf of the log. A problem that stops its checks is told
+    as of an export's line 1."""
+    result = _alone(obj, duplicates, trust)
+    across = Across(replace(pinned, partial=True))
+    across.add(result)
+    across.finish()
+    report.add([*result.findings, *across.findings])
+    report.rounds += 1
+    report.events += result.events
+
+
+def _alone(obj: Any, duplicates: bool, trust: Trust) -> bundle.Result:
+    if duplicates:  # (0) in a signed event, step (2) reports it
+        try:
+            refuse_duplicates_outside(obj, "events")
+        except InputError as e:
+            return _unusable(1, e)
+    try:
+        return bundle.check(obj, trust, bundle.Context(duplicates)).result
+    except Exception as e:  # never a traceback, whatever the input holds
+        return _failed(1, e)

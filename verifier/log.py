@@ -7,8 +7,7 @@ proves at once that every round of a checkpoint is present, in order, and nothin
 
 import contextlib
 import hmac
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +21,7 @@ from fairdeal.note import (
     MalformedNoteError,
     NoteVerifier,
     UntrustedNoteError,
+    note_key_name,
     open_note,
     read_note,
 )
@@ -60,14 +60,12 @@ def open_checkpoint(
         verifiers = trust.note_verifiers(origin)
         if not verifiers:
             raise UntrustedNoteError(f"no pinned key is named {origin!r}")
-        body, _ = open_note(note, verifiers)
+        body, _ = open_note(note, verifiers, _named_by_key_id(verifiers, claimed))
         checkpoint = Checkpoint.parse(body)
         if checkpoint.origin != origin:
             raise CheckpointOriginError(f"checkpoint of {checkpoint.origin!r}, not {origin!r}")
         return checkpoint, None
-    except UntrustedNoteError as e:
-        return None, place.finding("checkpoint.signature", _by_key_id(str(e), verifiers, claimed))
-    except BadNoteSignatureError as e:
+    except (UntrustedNoteError, BadNoteSignatureError) as e:
         return None, place.finding("checkpoint.signature", str(e))
     except CheckpointOriginError as e:
         return None, place.finding("checkpoint.origin", str(e))
@@ -75,18 +73,28 @@ def open_checkpoint(
         return None, place.finding("checkpoint.malformed", str(e))
 
 
-def _by_key_id(reason: str, verifiers: list[NoteVerifier], claimed: str | None) -> str:
-    """``reason`` with each note key it names (name+id) that is known here, a pinned one or
-    the bundle's own, named first by its key id, as the events' findings name keys."""
-    known = list(verifiers)
-    if isinstance(claimed, str):  # a claimed key that cannot be read names nobody
+def _named_by_key_id(
+    verifiers: list[NoteVerifier], claimed: str | None
+) -> Callable[[str, bytes], str]:
+    """How a note key (name, key ID) is named: one known here, a pinned one or the bundle's
+    own, first by its key id, as the events' findings name keys (its note key beside it)."""
+
+    def name(note_name: str, note_key_id: bytes) -> str:
+        said = note_key_name(note_name, note_key_id)
+        for verifier in [*verifiers, *_readable(claimed)]:
+            if (verifier.name, verifier.key_id) == (note_name, note_key_id):
+                return f"key id {key_id(verifier.public_key)} ({said})"
+        return said
+
+    return name
+
+
+def _readable(claimed: str | None) -> list[NoteVerifier]:
+    """The bundle's own verifier key: none if it cannot be read (it names nobody)."""
+    if isinstance(claimed, str):
         with contextlib.suppress(FairdealError, ValueError):
-            known.append(NoteVerifier.from_key_string(claimed))
-    for verifier in known:
-        note_name = f"{verifier.name}+{verifier.key_id.hex()}"
-        event_name = f"key id {key_id(verifier.public_key)} ({note_name})"
-        reason = re.sub(rf"(?<![\w(]){re.escape(note_name)}(?![\w)])", event_name, reason)
-    return reason
+            return [NoteVerifier.from_key_string(claimed)]
+    return []
 
 
 def _first_line(note: str) -> str:

@@ -2,7 +2,6 @@
 or a proof. The kind is told from the content, not from the file name."""
 
 import argparse
-import dataclasses
 import io
 import os
 import sys
@@ -138,15 +137,15 @@ def _small(
         loads(data)  # a JSON array is never a fairdeal input: say why it is unusable
         raise InputError("input.wrong_format", "a JSON array is not a bundle or an export")
     try:
-        obj, _ = loads_noting_duplicates(data)
+        obj, duplicates = loads_noting_duplicates(data)
     except InputError:  # several lines: an export
         _export(read_lines(io.BytesIO(data)), args, trust, pinned, report, size=len(data))
         _not_told(args, report)
         return report, None
     if "format" not in obj:
         return _object_input(data, obj, trust, pinned, report), None
-    one_leaf = dataclasses.replace(pinned, partial=True)
-    _export(iter([Line(1, data)]), args, trust, one_leaf, report, size=None, jobs=1)
+    export.verify_alone(obj, duplicates, trust, pinned, report)
+    report.checked.append(f"bundle {os.path.basename(args.input)}")
     story = None
     if args.explain and report.verdict != "unusable":
         from .explain import explain
@@ -163,14 +162,13 @@ def _export(
     report: Report,
     *,
     size: int | None,
-    jobs: int | None = None,
 ) -> None:
     progress, counter = Progress(size), _Counter()
     result = export.verify(
         counter.count(lines),
         trust,
         pinned,
-        args.jobs if jobs is None else jobs,
+        args.jobs,
         lambda done: progress.update(done.line, counter.bytes),
     )
     progress.close()

@@ -15,7 +15,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from fairdeal.keys import public_key_pem
 from fairdeal.merkle import MerkleTree
-from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
+from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint, sign_note
+from fairdeal.verifier import load_trust, log
 from fairdeal.verifier.cli import main
 from fairdeal.verifier.inputs import LIMITS, read_lines
 
@@ -437,6 +438,26 @@ def test_a_key_given_as_the_input_says_it_is_a_key_and_where_it_goes(
     assert finding["reason"].startswith(said)
     assert finding["reason"].endswith("not a bundle, export, checkpoint or proof") == (
         said in ("not a bundle", "64 hex digits, a seat's public key,")
+    )
+
+
+def test_a_checkpoint_by_no_trusted_key_names_each_known_key_by_its_key_id() -> None:
+    """The note's signers and the trusted keys, each once in the order of their note keys:
+    one known here (pinned, or the bundle's own verifier key) by its key id, its note key
+    beside it; a stranger's by its note key alone."""
+    pinned = helpers.signer("the pinned key")
+    pinned_note = NoteSigner(helpers.ORIGIN, pinned.private_key)
+    stranger = NoteSigner(helpers.ORIGIN + "/x", helpers.signer("a stranger").private_key)
+    body = Checkpoint(helpers.ORIGIN, 1, bytes(32)).body()
+    note = sign_note(body, [helpers.NOTE_SIGNER, stranger])
+    trust = load_trust([pinned_note.verifier_key()])
+    _, finding = log.open_checkpoint(note, trust, None, claimed=helpers.VERIFIER_KEY)
+    ours, theirs, trusted = (
+        f"{k.name}+{k.key_id.hex()}" for k in (helpers.NOTE_SIGNER, stranger, pinned_note)
+    )
+    assert finding is not None and finding.reason == (
+        f"no signature by a trusted key: signed by key id {helpers.SIGNER.key_id} ({ours}), "
+        f"{theirs}; trusted key id {pinned.key_id} ({trusted})"
     )
 
 

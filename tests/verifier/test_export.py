@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from fairdeal.verifier import Trust, export
+from fairdeal.verifier import Report, Trust, bundle, export
 from fairdeal.verifier.chain import ChainChecker
-from fairdeal.verifier.inputs import Line
+from fairdeal.verifier.inputs import Line, loads_noting_duplicates
 from fairdeal.verifier.progress import Progress
 
 from . import helpers
@@ -150,3 +150,51 @@ def test_a_line_edited_in_its_text_is_found_with_its_code(
     assert changed != text
     result = export.LineChecker(trust).check(Line(1, changed.encode()))
     assert code in {f.code for f in result.findings}
+
+
+# A bundle given alone is checked as it was read, not as a one-line export: the same report as
+# the export's line 1 (one leaf of the log), without the export's lines and workers.
+
+
+def _alone(data: bytes, trust: Trust) -> Report:
+    obj, duplicates = loads_noting_duplicates(data)
+    report = Report()
+    export.verify_alone(obj, duplicates, trust, export.Pinned(), report)
+    return report
+
+
+@pytest.mark.parametrize("case", ["unchanged", *sorted(_TEXT_CASES)])
+def test_a_bundle_alone_has_the_report_of_a_one_line_exports_line(
+    bundles: list[dict[str, Any]], trust: Trust, case: str
+) -> None:
+    text = helpers.export_text([bundles[-1]])
+    data = (text if case == "unchanged" else _TEXT_CASES[case][0](text)).encode()
+    as_a_line = export.verify([Line(1, data)], trust, export.Pinned(partial=True))
+    assert _alone(data, trust) == as_a_line
+
+
+def test_a_bundle_alone_whose_checks_raise_is_a_finding_not_a_traceback(
+    bundles: list[dict[str, Any]], trust: Trust, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(bundle, "check", broken)
+    data = helpers.export_text([bundles[0]]).encode()
+    as_a_line = export.verify([Line(1, data)], trust, export.Pinned(partial=True))
+    report = _alone(data, trust)
+    assert report == as_a_line
+    assert [f.reason for f in report.findings] == [
+        "line 1 could not be checked: RuntimeError: a bug"
+    ]
+
+
+def test_fairdeal_verify_checks_a_bundle_without_the_exports_lines(
+    capsys: pytest.CaptureFixture[str], files: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_export(*args: Any) -> None:
+        raise AssertionError("a bundle went through the export's lines")
+
+    monkeypatch.setattr(export, "results", no_export)
+    status, report = helpers.run(capsys, "--key", files["key"], files["bundle"])
+    assert (status, report["rounds"], report["checked"]) == (0, 1, ["bundle bundle.json"])
