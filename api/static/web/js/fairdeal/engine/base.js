@@ -1,14 +1,16 @@
 // fairdeal/games/base.py: the command that drives a game, the drafts it decides, the Run
 // that applies each draft as it is made, and the plugin that makes a game's eleven
 // functions (SPEC 6.1; the contract is fairdeal/games/README.md).
-// Exports: command, commandOf, draft, Run, record, deckRules, plugin.
+// Exports: command, commandOf, draft, Run, record, unknownCommand, unknownOptions, deckRules,
+// plugin.
 //
 // A Command is {type, actor, time, data, round}, a Draft {type, actor, data, round} (and
 // `earlier`, where an earlier service logged other data for it, SPEC 7.19), a Decision
 // {drafts, state}: plain values, never changed once made.
 
-import { IllegalActionError } from "./errors.js";
-import { get, pyEqual, pyType } from "./pytypes.js";
+import { closeMatch } from "./difflib.js";
+import { IllegalActionError, OptionsError } from "./errors.js";
+import { get, pyEqual, pyType, repr, sorted } from "./pytypes.js";
 
 /** A request to change a table: by a seat ("seat:N") or by the server ("server"). */
 export function command({ type, actor, time, data = {}, round = null }) {
@@ -61,6 +63,26 @@ export function record(cmd, data, roundId = null) {
     }
   }
   return draft(cmd.type, cmd.actor, { ...data }, roundId || cmd.round);
+}
+
+/** The refusal of a command type `game` does not have: the nearest of its `commands` (a
+ * typo is the likeliest cause), and `legal`, what the sender may send now. */
+export function unknownCommand(game, kind, commands, legal) {
+  const now = legal.length ? `legal now: ${legal.join(", ")}` : "nothing is legal for this sender now";
+  return new IllegalActionError(`${game} has no command ${nearest(kind, commands)}; ${now}`);
+}
+
+/** The refusal of options `game` does not have, each with the nearest it does (a typo is
+ * the likeliest cause), and the options it has. */
+export function unknownOptions(game, unknown, known) {
+  const named = sorted(unknown).map((key) => nearest(key, known)).join(", ");
+  return new OptionsError(`${game} has no option ${named}; its options: ${sorted(known).join(", ")}`);
+}
+
+/** `word` quoted, with the nearest of `words` where one is near. */
+function nearest(word, words) {
+  const near = closeMatch(word, sorted(words));
+  return near === null ? repr(word) : `${repr(word)} (did you mean ${repr(near)}?)`;
 }
 
 /**

@@ -1,7 +1,8 @@
 // Python's semantics where the rules' ports need them exactly (the port contract): its
-// `isinstance` tests, `==`, truthiness, `dict[k]`, `dict.get`, indexing, `//`, `%`, `sorted`.
+// `isinstance` tests, `==`, truthiness, `dict[k]`, `dict.get`, indexing, `//`, `%`, `sorted`,
+// a string's `repr`.
 // Exports: PY_SPACE, isInt, isExactInt, isStr, isList, isDict, pyType, pyEqual, truthy, must, get,
-// item, sameKeys, sum, floorDiv, mod, cmpStr, compare, sorted, sortedObject.
+// item, sameKeys, sum, floorDiv, mod, cmpStr, compare, sorted, sortedObject, repr.
 //
 // Where Python raises (KeyError, IndexError, TypeError, ZeroDivisionError) these throw a
 // TypeError or RangeError: never a GameError, so a replay reports it as rules.crashed.
@@ -190,3 +191,25 @@ export function sorted(values, { key = null, reverse = false } = {}) {
 export function sortedObject(d) {
   return Object.fromEntries(sorted(Object.keys(d)).map((k) => [k, d[k]]));
 }
+
+// Python's str.isprintable() is false for these categories, a space apart.
+const UNPRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+const ESCAPES = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+
+/** `repr(text)` of a string: in single quotes (double where it holds a single quote and
+ * no double one), what is not printable escaped. */
+export function repr(text) {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  const escaped = (c) => {
+    const code = c.codePointAt(0);
+    if (c === quote) return `\\${c}`;
+    if (Object.hasOwn(ESCAPES, c)) return ESCAPES[c];
+    if (code < 0x20 || code === 0x7f) return `\\x${hex(code, 2)}`;
+    if (code < 0x7f || !UNPRINTABLE.test(c)) return c;
+    if (code <= 0xff) return `\\x${hex(code, 2)}`;
+    return code <= 0xffff ? `\\u${hex(code, 4)}` : `\\U${hex(code, 8)}`;
+  };
+  return quote + Array.from(text, escaped).join("") + quote;
+}
+
+const hex = (code, digits) => code.toString(16).padStart(digits, "0");

@@ -2,6 +2,7 @@
 // command itself first. Consequence-only event types are refused as commands, so a forged
 // log cannot inject a deal, a win or a settlement.
 
+import { unknownCommand } from "../../engine/base.js";
 import { IllegalActionError } from "../../engine/errors.js";
 import {
   CARD_DEALT,
@@ -16,12 +17,14 @@ import {
   SEED_TIMEOUT,
   SEEDS_COMMITTED,
   TABLE_CREATED,
+  actorSeat,
 } from "../../engine/protocol.js";
 import { applyAt } from "./apply.js";
 import * as play from "./play.js";
 import * as rounds from "./rounds.js";
 import { Run } from "./run.js";
 import * as seating from "./seating.js";
+import { legalActions } from "./views.js";
 
 export const CONSEQUENCES = new Set([
   TABLE_CREATED, "bank_funded", ROUND_SEALED, CARD_DEALT, "card_burned",
@@ -49,7 +52,11 @@ export function decide(state, command, secret) {
     throw new IllegalActionError(`${command.type} is the rules' consequence, never a command`);
   }
   const handler = COMMANDS.get(command.type);
-  if (handler === undefined) throw new IllegalActionError(`Kvitlach has no command ${JSON.stringify(command.type)}`);
+  if (handler === undefined) {
+    const seat = actorSeat(command.actor);
+    const legal = seat === null ? [] : legalActions(state, seat, secret);
+    throw unknownCommand("Kvitlach", command.type, COMMANDS, legal);
+  }
   if (ROUND_COMMANDS.has(command.type) && (state.round === null || command.round !== state.round.round_id)) {
     throw new IllegalActionError(`${command.type} must name the round in progress`);
   }

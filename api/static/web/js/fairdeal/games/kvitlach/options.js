@@ -2,9 +2,10 @@
 // with every default filled in. The filled options are what table_created logs, so
 // parse(parse(x).toJson()) equals parse(x). Defaults that differ by rule set follow it.
 
+import { unknownOptions } from "../../engine/base.js";
 import { canonicalDeck } from "../../engine/cards.js";
 import { OptionsError } from "../../engine/errors.js";
-import { floorDiv, get, isExactInt, sorted } from "../../engine/pytypes.js";
+import { floorDiv, get, isExactInt } from "../../engine/pytypes.js";
 
 export const NAME = "kvitlach";
 export const CLASSIC = "classic";
@@ -60,8 +61,8 @@ export class Options {
 
 /** The full options of a table, or OptionsError naming the first bad one. */
 export function parse(raw) {
-  const unknown = sorted(Object.keys(raw).filter((key) => !KEYS.includes(key)));
-  if (unknown.length) throw new OptionsError(`unknown Kvitlach options: ${unknown.join(", ")}`);
+  const unknown = Object.keys(raw).filter((key) => !KEYS.includes(key));
+  if (unknown.length) throw unknownOptions("Kvitlach", unknown, KEYS);
   const ruleSet = choice(raw, "rule_set", CLASSIC);
   const decks = integer(raw, "decks", 1, 2, 1);
   const funding = integer(raw, "bank_funding", 2, MAX_AMOUNT, 100);

@@ -3,7 +3,7 @@
 // cards_shown, round_won, match_started, seat_left, match_won, ...) have no entry here, so
 // a forged log cannot inject them as commands.
 
-import { IllegalActionError } from "../../engine/errors.js";
+import { unknownCommand } from "../../engine/base.js";
 import {
   CLIENT_SEED,
   JOINER_ACCEPTED,
@@ -12,11 +12,13 @@ import {
   SEAT_JOINED,
   SEED_COMMITMENT,
   SEED_TIMEOUT,
+  actorSeat,
 } from "../../engine/protocol.js";
 import * as play from "./play.js";
 import * as rounds from "./rounds.js";
 import * as seating from "./seating.js";
 import * as timing from "./timing.js";
+import { legalActions } from "./views.js";
 
 export const COMMANDS = new Map([
   [SEAT_JOINED, seating.join],
@@ -35,6 +37,10 @@ export const COMMANDS = new Map([
 
 export function decide(state, cmd, secret) {
   const decider = COMMANDS.get(cmd.type);
-  if (decider === undefined) throw new IllegalActionError(`${JSON.stringify(cmd.type)} is not a toto21 command`);
+  if (decider === undefined) {
+    const seat = actorSeat(cmd.actor);
+    const legal = seat === null ? [] : legalActions(state, seat, secret);
+    throw unknownCommand("Toto21", cmd.type, COMMANDS, legal);
+  }
   return decider(state, cmd, secret);
 }

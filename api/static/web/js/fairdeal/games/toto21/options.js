@@ -2,8 +2,9 @@
 // the joiner accepts. Every option is an integer with a range; a missing one takes its
 // default. The full form (all five, sorted by name) is what table_created logs.
 
+import { unknownOptions } from "../../engine/base.js";
 import { OptionsError } from "../../engine/errors.js";
-import { get, isDict, isExactInt, sorted } from "../../engine/pytypes.js";
+import { get, isDict, isExactInt } from "../../engine/pytypes.js";
 
 export const NAME = "toto21";
 export const TARGETS = [2, 4, 6, 8, 10];
@@ -31,8 +32,8 @@ export class Options {
 /** The options with defaults filled in; OptionsError for anything out of range. */
 export function parse(raw) {
   if (!isDict(raw)) throw new OptionsError("toto21 options are an object");
-  const unknown = sorted(Object.keys(raw).filter((name) => !Object.hasOwn(RANGES, name) && name !== "target"));
-  if (unknown.length) throw new OptionsError(`toto21 has no option ${JSON.stringify(unknown[0])}`);
+  const unknown = Object.keys(raw).filter((name) => !Object.hasOwn(RANGES, name) && name !== "target");
+  if (unknown.length) throw unknownOptions("Toto21", unknown, [...Object.keys(RANGES), "target"]);
   const target = integer(raw, "target", DEFAULT_TARGET);
   if (!TARGETS.includes(target)) throw new OptionsError(`target must be one of ${TARGETS.join(", ")}`);
   const ranges = Object.entries(RANGES).map(([name, limits]) => [name, ranged(raw, name, ...limits)]);
