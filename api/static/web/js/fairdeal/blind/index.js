@@ -21,5 +21,5 @@ export {
 export { serverRoundKey, newRoundKey, publicKey, jointKey, checkRevealedKey } from "./keys.js";
 export { proveKey, verifyKey, proveShare, verifyShare } from "./proofs.js";
 export { cardPoint, cardPoints, publicDeck, encrypt, reEncrypt, decrypt, cardIndex } from "./elgamal.js";
-export { shuffle, prove as proveShuffle, verifyShuffle } from "./shuffle.js";
+export { shuffle, prove as proveShuffle, verifyShuffle, verifyStep } from "./shuffle.js";
 export * as json from "./json.js";
