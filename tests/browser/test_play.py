@@ -13,7 +13,13 @@ import pytest
 
 from fairdeal.verifier import Trust, verify_bundle
 from tests.api.conftest import Server
-from tests.browser.conftest import assert_clean_console, screenshot, serve_live, wait_for
+from tests.browser.conftest import (
+    assert_clean_console,
+    console_errors,
+    screenshot,
+    serve_live,
+    wait_for,
+)
 
 pytest.importorskip("selenium")
 from selenium.common.exceptions import StaleElementReferenceException
@@ -148,6 +154,10 @@ def _play(
             continue
         wait_for(driver, lambda d, b=before: _checked(d) > b or _refused(d))
         if _checked(driver) == before:
+            # The server's refusal of the stale move (409) is in the console, as Chromium logs
+            # every failed request; anything else there is still an error.
+            unexpected = [e for e in console_errors(driver) if "409 (CONFLICT)" not in e]
+            assert not unexpected, "the browser console has errors:\n" + "\n".join(unexpected)
             continue
         clicked(driver, kind)
         clicks += 1
