@@ -3,7 +3,8 @@
 A ciphertext is ``(a, b) = (M + r·X, r·G)`` under the joint key ``X = Σ X_j``. The public
 deck is ``(M_i, O)`` for each canonical index ``i``; each shuffle step re-encrypts it; a card
 opens with every party's share ``D_j = x_j·b`` (each proved, ``proofs.prove_dleq``) as
-``M = a − Σ D_j``, which must be one of the round's card points.
+``M = a − Σ D_j``, or once every party's private key is revealed as ``a − (Σ x_j)·b``; either
+must be one of the round's card points.
 """
 
 import struct
@@ -131,6 +132,13 @@ def decrypt(group: Group, ciphertext: Ciphertext, shares: list[bytes]) -> bytes:
     for share in shares:
         total = group.add(total, share)
     return group.sub(ciphertext.a, total)
+
+
+def decrypt_with_keys(group: Group, ciphertext: Ciphertext, keys: list[int]) -> bytes:
+    """``M = a − (Σ x_j mod ℓ)·b`` (SPEC 15.12.4): the private round keys of **every** party,
+    each revealed and checked first (verify_revealed_key; the service's from its revealed
+    seed). Public values: any backend."""
+    return group.sub(ciphertext.a, group.mul(ciphertext.b, sum(keys) % ORDER))
 
 
 def card_index(points: list[bytes], m: bytes) -> int:

@@ -8,8 +8,10 @@ and hashed with its length, so a proof verifies for that context only. ``verify_
 nothing or raise: ``BadProofError`` for a proof that does not verify, ``BlindEncodingError``
 (its subclasses) for a value not of its form.
 
-Nonces come from ``secrets`` (``random_scalar``). ``nonce=`` fixes one, for the test vectors
-only (``tests/vectors/blind/make.py``); a party never passes it.
+Nonces come from ``secrets`` (``random_scalar``) unless the caller gives one: ``nonce=`` is for
+a deterministic prover, the service, whose nonces are derived from its server seed and the
+statement (SPEC 15.12.2, ``fairdeal.blind.rounds``), and for the test vectors' fixed ones. A
+seat never passes it; whoever does must never give one nonce to two statements.
 """
 
 import hmac

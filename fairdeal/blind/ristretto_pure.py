@@ -4,7 +4,8 @@
 multiplications here branch on the scalar's digits. That is harmless for verifying, where
 every input is public, and unsafe for secrets: ``secret_safe`` is False, so the proofs and
 shares that use a secret refuse this backend (``PureRistretto255(allow_secrets=True)`` lifts
-that for tests that cross-check the backends, never for a party).
+that for tests that cross-check the backends and for recomputing a round's values once they are
+revealed, never for a party's secret).
 
 Points are extended twisted-Edwards coordinates (X : Y : Z : T) on edwards25519 (a = -1);
 decode, encode and element derivation follow RFC 9496 section 4.3 step by step.
@@ -212,7 +213,8 @@ class PureRistretto255:
     generator = GENERATOR
 
     def __init__(self, *, allow_secrets: bool = False) -> None:
-        # Only tests that cross-check the backends pass allow_secrets=True.
+        # allow_secrets=True: tests that cross-check the backends, and recomputing revealed
+        # values (fairdeal.blind.rounds.revealed), never a secret in use.
         self.secret_safe = allow_secrets
         self._base: list[list[Point]] | None = None
 

@@ -12,3 +12,7 @@ SHUFFLE_STATEMENT = b"fairdeal/v3/shuffle-statement\x00"
 SHUFFLE_U_SEED = b"fairdeal/v3/shuffle-u-seed\x00"
 SHUFFLE_U = b"fairdeal/v3/shuffle-u\x00"
 SHUFFLE_CHALLENGE = b"fairdeal/v3/shuffle-challenge\x00"
+
+# What every round shares (SPEC 15.12)
+PROOF_CONTEXT = b"fairdeal/v3/proof-context\x00"
+SERVER_NONCE = b"fairdeal/v3/server-nonce\x00"

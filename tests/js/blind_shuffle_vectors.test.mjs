@@ -17,28 +17,13 @@ import {
   readScalar,
   writeCiphertext,
 } from "../../api/static/web/js/fairdeal/blind/json.js";
+import { proofDraws } from "../../api/static/web/js/fairdeal/blind/round.js";
 import * as s from "../../api/static/web/js/fairdeal/blind/shuffle.js";
 import { BLIND_TAGS } from "../../api/static/web/js/fairdeal/blind/tags.js";
 
 const DIR = new URL("../vectors/blind/", import.meta.url);
 const load = async (name) => JSON.parse(await readFile(new URL(name, DIR), "utf8"));
 const hex = bytesToHex;
-
-/** The prover's draws as the files record them: r in the order of i, r̂, ω1..4, (ω̂_i, ω'_i). */
-export function drawsOf(draws, psi) {
-  const n = psi.length;
-  const d = draws.map(readScalar);
-  const r = new Array(n);
-  psi.forEach((j, i) => (r[j] = d[i]));
-  const pairs = d.slice(2 * n + 4);
-  return {
-    r,
-    rHat: d.slice(n, 2 * n),
-    omega: d.slice(2 * n, 2 * n + 4),
-    omegaHat: pairs.filter((_, i) => i % 2 === 0),
-    omegaPrime: pairs.filter((_, i) => i % 2 === 1),
-  };
-}
 
 function remake(v) {
   const ctx = hexToBytes(v.context);
@@ -55,7 +40,7 @@ function remake(v) {
   assert.equal(hex(g.scalarToBytes(challenge)), v.challenge, `${v.name}: challenge`);
   assert.equal(v.draws.length, 4 * v.n + 4);
   const rPrime = v.randomness.map(readScalar);
-  const proof = s.prove(ctx, key, inputs, output, v.permutation, rPrime, drawsOf(v.draws, v.permutation));
+  const proof = s.prove(ctx, key, inputs, output, v.permutation, rPrime, proofDraws(v.draws.map(readScalar), v.permutation));
   assert.deepEqual(proof, v.proof, `${v.name}: the proof`);
 }
 

@@ -90,13 +90,19 @@ export function canonicalDeck(rules) {
 
 /** 3.6: Fisher-Yates from the last index down, driven by the "deck" stream. */
 export function shuffle(key, rules) {
-  const deck = canonicalDeck(rules);
-  const stream = new ByteStream(key, "deck");
-  for (let i = deck.length - 1; i >= 1; i--) {
+  return shuffled(key, "deck", canonicalDeck(rules));
+}
+
+/** 3.6's algorithm on a copy of ``items``, driven by the stream of ``purpose`` (version 3's
+ * service step shuffles the indices [0, n) with it, 15.12.3). */
+export function shuffled(key, purpose, items) {
+  const list = [...items];
+  const stream = new ByteStream(key, purpose);
+  for (let i = list.length - 1; i >= 1; i--) {
     const j = uniform(stream, i + 1);
-    [deck[i], deck[j]] = [deck[j], deck[i]];
+    [list[i], list[j]] = [list[j], list[i]];
   }
-  return deck;
+  return list;
 }
 
 /** 3.7: one uniform choice in [0, n) from the stream of its own ``purpose``. */

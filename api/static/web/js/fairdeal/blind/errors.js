@@ -51,3 +51,18 @@ export class MalformedShuffleProofError extends ShuffleProofError {}
 
 /** A well-formed proof whose equation fails (step 5): not a shuffle of the input deck. */
 export class InvalidShuffleProofError extends ShuffleProofError {}
+
+/** A service's shuffle step that is not the one its shuffle key gives (15.12.3;
+ * `blind.server_step`). ``where`` names the first difference (``deck[2]``, ``proof.s4``). */
+export class ServerStepMismatchError extends BlindError {
+  static code = "blind.server_step";
+
+  constructor(where, message) {
+    super(`${where}: ${message}`);
+    this.where = where;
+  }
+
+  get code() {
+    return ServerStepMismatchError.code;
+  }
+}

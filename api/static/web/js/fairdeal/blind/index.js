@@ -23,3 +23,4 @@ export { proveKey, verifyKey, proveShare, verifyShare } from "./proofs.js";
 export { cardPoint, cardPoints, publicDeck, encrypt, reEncrypt, decrypt, cardIndex } from "./elgamal.js";
 export { shuffle, prove as proveShuffle, verifyShuffle, verifyStep } from "./shuffle.js";
 export * as json from "./json.js";
+export * as round from "./round.js";

@@ -1,4 +1,4 @@
-// SPEC 15.1 and 15.11.1: the version-3 tags, "fairdeal/v3/<name>" then one NUL byte (SPEC 2's rule).
+// SPEC 15.1, 15.11.1 and 15.12: the version-3 tags, "fairdeal/v3/<name>" then one NUL byte (SPEC 2's rule).
 
 import { utf8 } from "../bytes.js";
 
@@ -8,6 +8,9 @@ export const CARD_POINT = tag("fairdeal/v3/card-point");
 export const ROUND_KEY = tag("fairdeal/v3/round-key");
 export const KEY_PROOF = tag("fairdeal/v3/key-proof");
 export const SHARE_PROOF = tag("fairdeal/v3/share-proof");
+// A round's proof contexts and the service's proof nonces (SPEC 15.12.1, 15.12.2).
+export const PROOF_CONTEXT = tag("fairdeal/v3/proof-context");
+export const SERVER_NONCE = tag("fairdeal/v3/server-nonce");
 
 
 // The shuffle proof's tags (SPEC 15.11.1).
@@ -22,6 +25,8 @@ export const BLIND_TAGS = {
   ROUND_KEY,
   KEY_PROOF,
   SHARE_PROOF,
+  PROOF_CONTEXT,
+  SERVER_NONCE,
   SHUFFLE_GENERATOR,
   SHUFFLE_STATEMENT,
   SHUFFLE_U_SEED,
