@@ -1,6 +1,6 @@
 // The service's HTTP API as the play page calls it: JSON in, JSON out, one error shape.
 
-// The service's error codes (api/errors.py, and the games' refusals) in words for a player.
+// The service's error codes (api/service/errors.py, and the games' refusals) in words for a player.
 // Where the server's own message says what to change (which setting, which amount), it
 // follows the words.
 const PLAIN = {
