@@ -5,22 +5,27 @@ export of bundles as the service writes them, and the monitor's verdict on it.
 Honest seats play one of four strategies (``random``; ``threshold``: draw below 17;
 ``state``: a limit that moves with the cards seen, the opponents' moves and the hand's
 size; ``tilt``: a limit that rises after each loss in a row). Cheating seats are tipped the
-next card of the deck (``--tip next``: they draw exactly when it keeps their hand in play)
+next card of the deck (``--tip next``: they draw exactly when it keeps their hand in play),
 or, as players, the dealer's or banker's face-down card (``--tip opponent``: they draw
-exactly when it is strong), and act on it with probability p at each decision, playing
-``threshold`` otherwise. Toto21 seats play matches
-in pairs (a new table after each match, the seats known by their keys); Kvitlach seats
-three to a table (classic rules).
+exactly when it is strong), or are Kvitlach partners, two at a table, showing each other
+their hidden cards (``--tip partner``: they draw exactly when the partner's are high, or,
+the partner being the banker, its face-down card is); they act on the tip with probability
+p at each decision, playing ``threshold`` otherwise. Toto21 seats play matches in pairs (a
+new table after each match, the seats known by their keys); Kvitlach seats three to a table
+(classic rules).
 
-Prints the fraction of honest seats flagged, and a power table: the fraction of cheaters
-flagged for each p after each number of rounds, each time judged in one family with every
-honest seat (Holm's correction across all of them, at the monitor's default level).
-Run: python bench/monitor.py [--honest N] [--cheaters N] [--rounds 50,100,200,500]
-    [--jobs N] [--tip next|opponent]
+Prints, after each number of rounds, the honest seats flagged (judged in one family with
+every seat and pair, Holm's correction across all of them at the monitor's default level,
+and again with each group's export judged alone) and the cheats found for each p (a pair
+when either seat is flagged); then the honest seats' raw p-values, kind by kind.
+Run: python bench/monitor.py [--honest N] [--cheaters N] [--rounds 50,100,200,500,1000]
+    [--jobs N] [--tip next|opponent|partner] [--seed N]
+or, to time the monitor: python bench/monitor.py --rounds 5000 --export FILE
 """
 
 import argparse
 import hashlib
+import json
 import random
 import sys
 import time
@@ -82,6 +87,8 @@ class Spot:
     next_keeps: bool | None  # None: the deck is empty
     their_cards: int = 0  # the cards its opponents have taken (their moves, in public)
     opponent_good: bool | None = None  # the tip about the dealer's or banker's hidden card
+    banker: int | None = None  # Kvitlach: the banker's seat
+    partners: dict[int, bool] = field(default_factory=dict)  # seat -> its hidden cards are high
 
 
 @dataclass
@@ -91,16 +98,27 @@ class Seat:
     cheat: float = 0.0  # the chance it acts on the tip at a decision
     streak: int = 0  # losses in a row (the tilting strategy's memory)
     key: Ed25519PrivateKey = field(default_factory=Ed25519PrivateKey.generate)
+    partner: int | None = None  # a partner-tip seat's partner, at its table
 
     @property
     def key_name(self) -> str:
         return f"key:{public_key_hex(self.key)}"
 
     def draws(self, spot: Spot, rng: random.Random) -> bool:
-        tip = spot.opponent_good if self.strategy == OPPONENT_TIP else spot.next_keeps
+        tip = self.tip(spot)
         if self.cheat and tip is not None and rng.random() < self.cheat:
             return tip
         return STRATEGIES[self.strategy](self, spot, rng)
+
+    def tip(self, spot: Spot) -> bool | None:
+        """What the seat's tip tells it to do: draw (True) or stop (False); None: no tip."""
+        if self.strategy == OPPONENT_TIP or (
+            self.strategy == PARTNER_TIP and self.partner == spot.banker
+        ):
+            return spot.opponent_good  # a banker partner shares its face-down card
+        if self.strategy == PARTNER_TIP:
+            return None if self.partner is None else spot.partners.get(self.partner)
+        return spot.next_keeps
 
 
 def _random(seat: Seat, spot: Spot, rng: random.Random) -> bool:
@@ -131,9 +149,12 @@ STRATEGIES: dict[str, Callable[[Seat, Spot, random.Random], bool]] = {
 }  # fmt: skip
 HONEST = tuple(STRATEGIES)
 # Cheats play ``threshold`` when they do not act on their tip: of the next card, or (a player
-# tipped by the operator, or a dealer's or banker's partner) of the opponent's hidden card.
-NEXT_TIP, OPPONENT_TIP = "next-tip", "opponent-tip"
-STRATEGIES |= {NEXT_TIP: _threshold, OPPONENT_TIP: _threshold}
+# tipped by the operator, or a dealer's or banker's partner) of the opponent's hidden card,
+# or (Kvitlach partners) of the partner's hidden cards: high ones out of the deck leave
+# lower ones to draw.
+NEXT_TIP, OPPONENT_TIP, PARTNER_TIP = "next-tip", "opponent-tip", "partner-tip"
+STRATEGIES |= {NEXT_TIP: _threshold, OPPONENT_TIP: _threshold, PARTNER_TIP: _threshold}
+TIPS = {"next": NEXT_TIP, "opponent": OPPONENT_TIP, "partner": PARTNER_TIP}
 
 
 # The spot each game's seat to move is in.
@@ -165,7 +186,13 @@ def kvitlach_spot(state: Any, seat: int, secret: bytes) -> Spot:
     high = None
     if seat != play.banker and first not in play.known:
         high = int(deck.cards[first]) >= 7
-    return Spot(kvitlach_hands.best(own), len(own), shown, keeps, theirs, high)
+    partners = {}
+    for hand in play.hands.values():
+        hidden = [int(deck.cards[p]) for p in hand.cards if p not in play.known]
+        if hand.seat != seat and hidden:
+            partners[hand.seat] = sum(hidden) >= 7 * len(hidden)
+    return Spot(kvitlach_hands.best(own), len(own), shown, keeps, theirs, high, play.banker,
+                partners)  # fmt: skip
 
 
 SPOTS = {"toto21": toto21_spot, "kvitlach": kvitlach_spot}
@@ -288,6 +315,9 @@ def kvitlach_group(
     seats: Sequence[Seat], rounds: int, rng: random.Random, name: str
 ) -> list[Bundled]:
     at = dict(enumerate(seats))
+    tipped = [n for n, seat in at.items() if seat.strategy == PARTNER_TIP]
+    for n in tipped:
+        at[n].partner = next((m for m in tipped if m != n), None)
     seating = [("seat_joined", f"seat:{n}", {"buy_in": 10**9}) for n in at]
     keys = {n: seat.key for n, seat in at.items()}
     table, log = set_up(registry()["kvitlach"], name, KVITLACH, seating, signer=SIGNER, now=T0,
@@ -357,20 +387,48 @@ def run_group(group: Group, rounds: int, seed: int) -> GroupResult:
     return GroupResult([(s.key_name, s.name, s.cheat) for s in seats], found, order)
 
 
+def write_export(path: Path, rounds: int, seed: int = 29) -> int:
+    """One export (JSON Lines) of ``rounds`` rounds, half a Toto21 pair's and half a
+    Kvitlach table's, with a cheat at each (p = 0.25): the monitor's timing input."""
+    half = rounds // 2
+    pair = Group("toto21", (("x-t0", NEXT_TIP, 0.25), ("x-t1", "state", 0.0)), "xt")
+    table = Group(
+        "kvitlach", (("x-k0", "tilt", 0.0), ("x-k1", NEXT_TIP, 0.25), ("x-k2", "random", 0.0)),
+        "xk",
+    )  # fmt: skip
+    bundled = []
+    for group, count in ((pair, half), (table, rounds - half)):
+        rng = random.Random(f"{seed} {group.name}")
+        play = toto21_group if group.game == "toto21" else kvitlach_group
+        bundled += play([seat_of(*spec) for spec in group.seats], count, rng, group.name)
+    with path.open("w") as out:
+        for line in export(bundled):
+            out.write(json.dumps(line, separators=(",", ":")) + "\n")
+    return len(bundled)
+
+
 def groups(honest: int, cheaters: int, tip: str = NEXT_TIP) -> list[Group]:
-    """``honest`` honest seats, half in each game, and ``cheaters`` cheaters for each p, each
-    at a table of honest seats (counted among the ``honest``), in turn Toto21 and Kvitlach."""
-    honest_seats = [(f"h{i}", HONEST[i % len(HONEST)], 0.0) for i in range(honest)]
-    toto21, kvitlach = honest_seats[0::2], honest_seats[1::2]
-    cheats = [(f"c{p}-{i}", tip, p) for p in P_VALUES for i in range(cheaters)]
+    """``cheaters`` cheaters for each p, each at a table of honest seats, in turn Toto21
+    (with one) and Kvitlach (with two); partners (``PARTNER_TIP``): ``cheaters`` pairs for
+    each p, each pair at a Kvitlach table with an honest seat (named ``c<p>-<i>/a`` and
+    ``/b``: a pair is one cheat). The rest of the ``honest`` seats play among themselves,
+    half in each game."""
+    pool = [(f"h{i}", HONEST[i % len(HONEST)], 0.0) for i in range(honest)]
     found: list[Group] = []
-    for i, cheat in enumerate(cheats):
-        if i % 2 == 0 and toto21:
-            found.append(Group("toto21", (cheat, toto21.pop()), f"g{len(found)}"))
-        elif len(kvitlach) >= 2:
+    for i, (name, _, p) in enumerate((f"c{p}-{i}", tip, p) for p in P_VALUES
+                                     for i in range(cheaters)):  # fmt: skip
+        if len(pool) < (2 if tip != PARTNER_TIP and i % 2 else 1):
+            raise ValueError(f"{honest} honest seats are too few for the cheats' tables")
+        if tip == PARTNER_TIP:
+            pair = ((f"{name}/a", tip, p), (f"{name}/b", tip, p))
+            found.append(Group("kvitlach", (*pair, pool.pop()), f"g{len(found)}"))
+        elif i % 2 == 0:
+            found.append(Group("toto21", ((name, tip, p), pool.pop()), f"g{len(found)}"))
+        else:
             found.append(
-                Group("kvitlach", (cheat, kvitlach.pop(), kvitlach.pop()), f"g{len(found)}")
+                Group("kvitlach", ((name, tip, p), pool.pop(), pool.pop()), f"g{len(found)}")
             )
+    toto21, kvitlach = pool[0::2], pool[1::2]
     for i in range(0, len(toto21) - 1, 2):
         found.append(Group("toto21", tuple(toto21[i : i + 2]), f"g{len(found)}"))
     for i in range(0, len(kvitlach) - 2, 3):
@@ -384,6 +442,14 @@ class Population:
     found: list[Observation] = field(default_factory=list)
     order: dict[str, int] = field(default_factory=dict)
     rounds: int = 0
+    groups: list[GroupResult] = field(default_factory=list)
+
+    def add(self, result: GroupResult) -> None:
+        self.seats += result.seats
+        self.found += result.found
+        self.order.update(result.order)
+        self.rounds += len(result.order)
+        self.groups.append(result)
 
 
 def simulate(
@@ -398,32 +464,76 @@ def simulate(
     else:
         results = [run_group(group, rounds, seed) for group in work]
     for result in results:
-        population.seats += result.seats
-        population.found += result.found
-        population.order.update(result.order)
-        population.rounds += len(result.order)
+        population.add(result)
     return population
 
 
 def verdicts(population: Population, rounds: int, alpha: float = ALPHA) -> dict[str, bool]:
-    """Each seat's flag (any kind) judged on its first ``rounds`` rounds, in one family."""
+    """Each seat's flag (any kind, or a pair it is in) judged on its first ``rounds``
+    rounds, in one family."""
     first = [o for o in population.found if population.order[f"{o.table}/{o.round}"] <= rounds]
-    flagged = {test.seat for test in judge(first, alpha).flagged}
+    flagged = judge(first, alpha).flagged_seats
     return {key: key in flagged for key, _, _ in population.seats}
 
 
+def alone(population: Population, rounds: int, alpha: float = ALPHA) -> dict[str, bool]:
+    """Each seat's flag judged on its own group's first ``rounds`` rounds alone: a table's
+    export, a family of a few tests, where an honest seat is likeliest to be flagged."""
+    flags: dict[str, bool] = {}
+    for result in population.groups:
+        first = [o for o in result.found if result.order[f"{o.table}/{o.round}"] <= rounds]
+        flagged = judge(first, alpha).flagged_seats
+        flags.update({key: key in flagged for key, _, _ in result.seats})
+    return flags
+
+
+def calibration(population: Population, rounds: int) -> str:
+    """The honest seats' and pairs' raw p-values, kind by kind: how many fall below 0.05,
+    0.01 and 0.001 (a sound test's at most 5 %, 1 % and 0.1 % of them)."""
+    honest = {key for key, _, cheat in population.seats if not cheat}
+    first = [o for o in population.found if population.order[f"{o.table}/{o.round}"] <= rounds]
+    by_kind: dict[str, list[float]] = {}
+    for test in judge(first).tests:
+        if set(test.seats) <= honest:
+            by_kind.setdefault(f"{test.kind} ({test.method})", []).append(test.p)
+    head = " ".join(f"{'p<' + str(level):>8}" for level in LEVELS)
+    lines = [f"{'kind (test)':>24} {'tests':>6} {head}  smallest"]
+    for kind, ps in sorted(by_kind.items()):
+        cells = " ".join(f"{sum(p < level for p in ps) / len(ps):>8.2%}" for level in LEVELS)
+        lines.append(f"{kind:>24} {len(ps):>6} {cells}  {min(ps):.1e}")
+    return "\n".join(lines)
+
+
+LEVELS = (0.05, 0.01, 0.001)
+
+
+def cheats(population: Population, p: float) -> dict[str, list[str]]:
+    """The cheats acting at ``p``, each with its seats' keys: a seat, or a pair of partners
+    (named ``c<p>-<i>/a`` and ``/b``)."""
+    found: dict[str, list[str]] = {}
+    for key, name, cheat in population.seats:
+        if cheat == p:
+            found.setdefault(name.split("/")[0], []).append(key)
+    return found
+
+
 def power_table(population: Population, checkpoints: Sequence[int]) -> str:
+    """Per number of rounds: honest seats flagged, and cheats found for each p (a pair is
+    found when either of its seats is flagged, alone or as the pair)."""
     head = " ".join(f"{'p=' + str(p):>9}" for p in P_VALUES)
-    lines = [f"{'rounds':>7}  {'honest flagged':>15}  {head}"]
+    lines = [f"{'rounds':>7}  {'honest flagged':>15}  {'(table alone)':>15}  {head}"]
     for rounds in checkpoints:
-        flags = verdicts(population, rounds)
+        flags, apart = verdicts(population, rounds), alone(population, rounds)
         honest = [key for key, _, cheat in population.seats if not cheat]
-        wrong = sum(flags[key] for key in honest)
+        wrong, wrong_apart = sum(flags[key] for key in honest), sum(apart[key] for key in honest)
         cells = []
         for p in P_VALUES:
-            group = [key for key, _, cheat in population.seats if cheat == p]
-            cells.append(f"{sum(flags[key] for key in group):>4}/{len(group):<4}")
-        lines.append(f"{rounds:>7}  {wrong:>7}/{len(honest):<7}  " + " ".join(cells))
+            found = [any(flags[key] for key in keys) for keys in cheats(population, p).values()]
+            cells.append(f"{sum(found):>4}/{len(found):<4}")
+        lines.append(
+            f"{rounds:>7}  {wrong:>7}/{len(honest):<7}  {wrong_apart:>7}/{len(honest):<7}  "
+            + " ".join(cells)
+        )
     return "\n".join(lines)
 
 
@@ -437,21 +547,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--jobs", type=int, default=1, help="processes playing the groups")
     parser.add_argument(
-        "--tip", choices=("next", "opponent"), default="next",
-        help="what the cheats are tipped: the next card, or the dealer's or banker's hidden card",
+        "--tip", choices=tuple(TIPS), default="next",
+        help="what the cheats are tipped: the next card, the dealer's or banker's hidden card, "
+        "or (Kvitlach pairs) the partner's hidden cards",
+    )  # fmt: skip
+    parser.add_argument(
+        "--export", type=Path, metavar="FILE",
+        help="only write one export of the largest --rounds rounds, to time the monitor on",
     )  # fmt: skip
     args = parser.parse_args(argv)
     checkpoints = sorted(int(r) for r in args.rounds.split(","))
     start = time.perf_counter()
-    tip = NEXT_TIP if args.tip == "next" else OPPONENT_TIP
+    if args.export:
+        count = write_export(args.export, checkpoints[-1], args.seed)
+        print(f"{count} rounds written to {args.export} in {time.perf_counter() - start:.0f} s")
+        return 0
+    tip = TIPS[args.tip]
     population = simulate(args.honest, args.cheaters, checkpoints[-1], args.seed, args.jobs, tip)
     print(
         f"{len(population.seats)} seats, {population.rounds} rounds played, signed, exported "
         f"and monitored in {time.perf_counter() - start:.0f} s "
         f"({len(population.found)} observations)"
     )
-    print(f"seats flagged at family-wise level {ALPHA} (Holm, every seat in one family):")
+    print(f"seats flagged at family-wise level {ALPHA} (Holm, every seat in one family;")
+    print("and each group's export judged alone, its few tests a family):")
     print(power_table(population, checkpoints))
+    print(f"honest seats' and pairs' raw p-values after {checkpoints[-1]} rounds:")
+    print(calibration(population, checkpoints[-1]))
     return 0
 
 

@@ -1,12 +1,14 @@
-"""``fairdeal-monitor EXPORT... [--json] [--alpha A] [--all]``: the informed-play monitor.
+"""``fairdeal-monitor EXPORT... [--json] [--html FILE] [--alpha A] [--all]``: the monitor.
 
 Reads each export (JSON Lines, one bundle a line, SPEC 13.2; ``-`` for standard input) as
 strictly as fairdeal-verify does, replays every table through the rules with each round's
-revealed seed, and reports each seat's decisions against what it could not see
-(``fairdeal.monitor``; docs/monitor.md says what a flag means and does not). Verify the
-export first (fairdeal-verify): the monitor checks no operator signature.
+revealed seed, and reports each seat's (and each Kvitlach pair's) decisions against what it
+could not see (``fairdeal.monitor``; docs/monitor.md says what a flag means and does not);
+``--html`` also writes the report as one self-contained page with charts. Verify the export
+first (fairdeal-verify): the monitor checks no operator signature.
 
-Exit status: 0 nothing flagged, 1 a seat flagged, 2 an export it could not read or replay.
+Exit status: 0 nothing flagged, 1 a seat or pair flagged, 2 an export it could not read or
+replay.
 """
 
 import argparse
@@ -17,6 +19,7 @@ from collections.abc import Sequence
 from fairdeal.errors import FairdealError
 from fairdeal.monitor import ALPHA, Replayer, judge, text
 from fairdeal.monitor.observations import Observation
+from fairdeal.monitor.page import page
 
 from .inputs import InputError, loads, open_input, read_lines
 
@@ -51,6 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--all", action="store_true", help="list every test, not only the flags (default: off)"
     )
+    parser.add_argument(
+        "--html", metavar="FILE", help="also write the report as an offline HTML page with charts"
+    )
     args = parser.parse_args(argv)
     if not 0 < args.alpha < 1:
         parser.error("--alpha is a level between 0 and 1")
@@ -60,14 +66,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"fairdeal-monitor: cannot read the export: {e}", file=sys.stderr)
         return 2
     report = judge(found, args.alpha)
+    summary = {
+        "tables": len(replayer.tables),
+        "rounds": replayer.rounds,
+        "decisions": replayer.decisions,
+    }
+    if args.html:
+        with open(args.html, "w", encoding="utf-8") as out:
+            out.write(page(report, summary))
     if args.json:
-        body = {
-            "rounds": replayer.rounds,
-            "decisions": replayer.decisions,
-            "tables": len(replayer.tables),
-            **report.to_json(),
-        }
-        print(json.dumps(body, indent=1))
+        print(json.dumps({**summary, **report.to_json()}, indent=1))
     else:
         print(f"{len(replayer.tables)} tables, {replayer.rounds} rounds, "
               f"{replayer.decisions} decisions with a choice")  # fmt: skip

@@ -1,7 +1,8 @@
 """The informed-play monitor (issue 29): from an export, each seat decision with what the
 seat could see and what it could not, and a stratified test of whether a seat's decisions
-depend on what it could not see. Pure, like the core: the command that reads files lives
-outside (bench/monitor_cli.py for now). docs/monitor.md says what a flag means."""
+(or a Kvitlach pair's) depend on what it could not see; the report as text, JSON or one
+HTML page (page.py). Pure, like the core: the command that reads and writes files is the
+verifier's (verifier/monitor_cli.py). docs/monitor.md says what a flag means."""
 
 from fairdeal.monitor.observations import KINDS, Observation
 from fairdeal.monitor.replay import Replayer, UnreadableBundleError, observations

@@ -7,13 +7,20 @@ Hidden facts, good when they favour drawing:
 - next card (known chance): the deck's next card does not bust the seat's hand;
 - opponent card (known chance; a player): the banker's face-down first card is a 7 or more;
 - opponent hands (the banker; no known chance, as the players' hands depend on how they
-  play): the open hands it would pay if it stopped now stake more than those it would take.
+  play): the open hands it would pay if it stopped now stake more than those it would take;
+- partner card (known chance; a player, for each player still waiting): that player's
+  face-down card is a 7 or more (it is out of the deck, which leaves lower cards to draw);
+- partner hands (no known chance; a player or the banker, for each player that has played):
+  that player's hidden cards are 7 or more on average. Partners sharing their hidden cards
+  act on these; an honest seat cannot see them. (A player's partner who is the banker tips
+  the banker's card: the opponent card.)
 
 Untouched positions (observations.py): the undealt cards, and the face-down cards of the
 seats that have not moved since the deal (players still waiting or skipped; the banker,
 while the players move).
 """
 
+from collections import Counter
 from collections.abc import Callable
 
 from fairdeal.events import Event, actor_seat
@@ -26,6 +33,8 @@ from fairdeal.monitor.observations import (
     NEXT_CARD,
     OPPONENT_CARD,
     OPPONENT_HANDS,
+    PARTNER_CARD,
+    PARTNER_HANDS,
     Decision,
     Observation,
     untouched,
@@ -66,11 +75,7 @@ def observe(
     if seat != play.banker:
         first = play.hand(play.banker).cards[0]
         if first not in play.known:
-
-            def high(card: str) -> bool:
-                return number(card) >= HIGH
-
-            found.append(decision.known(OPPONENT_CARD, pool, high, deck.cards[first]))
+            found.append(decision.known(OPPONENT_CARD, pool, _high, deck.cards[first]))
     else:
         mine_best = best(mine)
         opened = [h for h in play.hands.values() if h.seat != seat and h.status == OPEN]
@@ -80,6 +85,38 @@ def observe(
         cards = sum(len(h.cards) for h in opened)
         stratum = f"total={mine_best} open={len(opened)} their_cards={cards}"
         found.append(decision.observe(OPPONENT_HANDS, stratum, owed > 0))
+    return found + _partners(decision, play, seat, cards=deck.cards, pool=pool, seat_id=seat_id)
+
+
+def _high(card: str) -> bool:
+    return number(card) >= HIGH
+
+
+def _partners(
+    decision: Decision,
+    play: Play,
+    seat: int,
+    *,
+    cards: tuple[str, ...],
+    pool: Counter[str],
+    seat_id: Callable[[int], str],
+) -> list[Observation]:
+    """The seat's choice against each other player's hidden cards: with their exact chance
+    while that player waits (its face-down card untouched), approximate once it has played."""
+    found = []
+    for hand in play.hands.values():
+        hidden = [position for position in hand.cards if position not in play.known]
+        if hand.seat in (seat, play.banker) or not hidden:
+            continue
+        partner = seat_id(hand.seat)
+        if seat != play.banker and hand.status in (WAITING, SKIPPED):
+            card = cards[hidden[0]]
+            found.append(decision.known(PARTNER_CARD, pool, _high, card, partner))
+            continue
+        values = [number(cards[position]) for position in hidden]
+        stratum = f"{decision.visible} {hand.status} {len(hand.cards)}/{len(hidden)}"
+        good = sum(values) >= HIGH * len(values)
+        found.append(decision.observe(PARTNER_HANDS, stratum, good, partner=partner))
     return found
 
 

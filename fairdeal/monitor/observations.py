@@ -11,13 +11,18 @@ seat's decision, made from what it saw, is independent of it given that chance. 
 own view would not do: what its opponents did tells about the cards they hold, and so about
 what is left, and an honest seat may read their moves.
 
-For the other kind (an opponent's hand, whose cards the opponent looked at and played on),
-the stratum is a coarse summary of the seat's view, and the test is only approximate.
+For the other kinds (an opponent's hand, or a Kvitlach partner's, whose cards their holder
+looked at and played on), the stratum is a coarse summary of the seat's view, and the test
+is only approximate.
 
-A kind about one card fixed for the round (the blind card, the opponent's face-down card,
-the opponent's hand) is observed once a round, at the seat's first choice that round (the
-replay keeps the first), so that its observations are independent; the next card is another
-card at every decision.
+The partner kinds are about a pair of seats: a Kvitlach player's choice against another
+player's hidden cards (``partner``: whose), and the banker's against each player's. They are
+judged per unordered pair, both seats' choices in one test (report.py).
+
+A kind about cards fixed for the round (the blind card, the opponent's face-down card, the
+opponent's or a partner's hand) is observed once a round, at the seat's first choice that
+round (the replay keeps the first), so that its observations are independent; the next card
+is another card at every decision.
 """
 
 from collections import Counter
@@ -31,8 +36,11 @@ NEXT_CARD = "next_card"  # the deck's next card keeps the seat's hand in play (k
 BLIND_CARD = "blind_card"  # Toto21: the seat's own blind card does (known chance)
 OPPONENT_CARD = "opponent_card"  # the dealer's or banker's face-down card (known chance)
 OPPONENT_HANDS = "opponent_hands"  # the dealer's or banker's opponents' hidden hands
-KINDS = (NEXT_CARD, BLIND_CARD, OPPONENT_CARD, OPPONENT_HANDS)
-ONCE_A_ROUND = frozenset({BLIND_CARD, OPPONENT_CARD, OPPONENT_HANDS})
+PARTNER_CARD = "partner_card"  # Kvitlach: a waiting player's face-down card (known chance)
+PARTNER_HANDS = "partner_hands"  # Kvitlach: the hidden cards of a seat that has played them
+KINDS = (NEXT_CARD, BLIND_CARD, OPPONENT_CARD, OPPONENT_HANDS, PARTNER_CARD, PARTNER_HANDS)
+ONCE_A_ROUND = frozenset({BLIND_CARD, OPPONENT_CARD, OPPONENT_HANDS, PARTNER_CARD, PARTNER_HANDS})
+PAIRS = frozenset({PARTNER_CARD, PARTNER_HANDS})  # judged per pair of seats
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,7 @@ class Observation:
     seq: int  # the decision's event
     chance: float | None = None  # the fact's chance of being good, where it is known
     visible: str = ""  # the seat's role and visible total: where its draw rate is learnt
+    partner: str = ""  # a partner kind's: the seat whose hidden cards these are
 
 
 def untouched(cards: Sequence[str], positions: Iterable[int]) -> Counter[str]:
@@ -78,15 +87,22 @@ class Decision:
     drew: bool
     visible: str
 
-    def observe(self, kind: str, stratum: str, good: bool, p: float | None = None) -> Observation:
+    def observe(
+        self, kind: str, stratum: str, good: bool, p: float | None = None, partner: str = ""
+    ) -> Observation:
         event = self.event
         assert event.round is not None
-        return Observation(self.seat, kind, stratum, self.drew, good,
-                           event.table, event.round, event.seq, p, self.visible)  # fmt: skip
+        return Observation(self.seat, kind, stratum, self.drew, good, event.table,
+                           event.round, event.seq, p, self.visible, partner)  # fmt: skip
 
     def known(
-        self, kind: str, pool: Counter[str], good: Callable[[str], bool], card: str
+        self,
+        kind: str,
+        pool: Counter[str],
+        good: Callable[[str], bool],
+        card: str,
+        partner: str = "",
     ) -> Observation:
         """A hidden ``card`` at an untouched position, against its exact chance in ``pool``."""
         stratum, p = chance(pool, good)
-        return self.observe(kind, stratum, good(card), p)
+        return self.observe(kind, stratum, good(card), p, partner)

@@ -70,7 +70,7 @@ class Replayer:
             found += self._observe(before, events[index], seeds)
             before, index = after, end
         # A round's events all lie in the bundle of its reveal: its first of each is here.
-        once: set[tuple[str, str, str]] = set()
+        once: set[tuple[str, str, str, str]] = set()
         found = [o for o in found if o.kind not in ONCE_A_ROUND or _first(once, o)]
         self.tables[table_id] = _Table(before, events[-1].seq)
         self.rounds += sum(1 for event in events if event.type == ROUND_REVEALED)
@@ -96,10 +96,10 @@ class Replayer:
         return found
 
 
-def _first(seen: set[tuple[str, str, str]], observation: Observation) -> bool:
-    """Whether this is the seat's first observation of its kind in its round (a kind about
-    one card fixed for the round is observed once a round: observations.py)."""
-    key = (observation.seat, observation.kind, observation.round)
+def _first(seen: set[tuple[str, str, str, str]], observation: Observation) -> bool:
+    """Whether this is the seat's first observation of its kind (and partner) in its round
+    (a kind about cards fixed for the round is observed once a round: observations.py)."""
+    key = (observation.seat, observation.kind, observation.partner, observation.round)
     if key in seen:
         return False
     seen.add(key)

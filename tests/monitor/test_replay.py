@@ -11,12 +11,27 @@ from typing import Any
 
 import pytest
 
-from bench.monitor import SIGNER, Bundled, export, kvitlach_group, seat_of, toto21_group
+from bench.monitor import (
+    SEED_MOVES,
+    SIGNER,
+    Bundled,
+    export,
+    kvitlach_group,
+    seat_of,
+    toto21_group,
+)
 from fairdeal.events import SignedEvent
 from fairdeal.games.toto21.hands import total
 from fairdeal.keys import public_key_pem
 from fairdeal.monitor import KINDS, Observation, Replayer, UnreadableBundleError, observations
-from fairdeal.monitor.observations import NEXT_CARD, ONCE_A_ROUND, OPPONENT_CARD, OPPONENT_HANDS
+from fairdeal.monitor.observations import (
+    NEXT_CARD,
+    ONCE_A_ROUND,
+    OPPONENT_CARD,
+    OPPONENT_HANDS,
+    PARTNER_CARD,
+    PARTNER_HANDS,
+)
 from fairdeal.verifier import monitor_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,7 +106,7 @@ def test_observations_have_their_shape(toto21: list[Bundled], kvitlach: list[Bun
             if o.chance is not None:
                 numerator, denominator = map(int, o.stratum.removeprefix("p=").split("/"))
                 assert o.chance == pytest.approx(numerator / denominator)
-        once = [(o.seat, o.kind, o.round) for o in found if o.kind in ONCE_A_ROUND]
+        once = [(o.seat, o.kind, o.partner, o.round) for o in found if o.kind in ONCE_A_ROUND]
         assert len(once) == len(set(once))
 
 
@@ -171,3 +186,32 @@ def test_chances_are_over_the_cards_nobody_acted_on(toto21: list[Bundled]) -> No
         assert pool % _denominator(following.stratum) == 0, (o, pool)
         checked += 1
     assert checked > 5
+
+
+def test_a_partner_card_is_a_waiting_players_first_card_and_good_when_high(
+    kvitlach: list[Bundled],
+) -> None:
+    """Read from the log alone: the partner's first card (shown at the showdown), dealt to
+    a player that had not moved yet; a partner that had is judged on its hidden cards."""
+    seats = {seat_of(name, "random", 0.0).key_name: n for n, name in enumerate(("k0", "k1", "k2"))}
+    rounds = {b.round: b for b in kvitlach}
+    found = list(observations(export(kvitlach)))
+    partnered = [o for o in found if o.kind in (PARTNER_CARD, PARTNER_HANDS)]
+    assert {o.kind for o in partnered} == {PARTNER_CARD, PARTNER_HANDS}
+    checked = 0
+    for o in partnered:
+        assert o.partner in seats and o.partner != o.seat
+        events = [s.event for s in rounds[o.round].events if s.event.round == o.round]
+        partner = seats[o.partner]
+        moved = any(
+            e.actor == f"seat:{partner}" and e.seq < o.seq and e.type not in SEED_MOVES
+            for e in events
+        )
+        assert moved == (o.kind == PARTNER_HANDS)
+        if o.kind == PARTNER_CARD:
+            first = next(e for e in events if e.type == "card_dealt" and e.data["seat"] == partner)
+            card = _shown(rounds[o.round]).get(first.data["position"])
+            if card is not None:
+                assert o.good == (int(card) >= 7) and o.chance is not None
+                checked += 1
+    assert checked > 3
