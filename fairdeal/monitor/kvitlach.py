@@ -68,7 +68,9 @@ def observe(
         return not is_bust([*mine, card])
 
     visible = f"{'banker' if seat == play.banker else 'player'} {best(mine)}"
-    decision = Decision(seat_id(seat), event, event.type in drawing, visible)
+    others = [hand for hand in play.hands.values() if hand.seat != seat]
+    public = " ".join(f"{hand.status}:{len(hand.cards)}" for hand in others)
+    decision = Decision(seat_id(seat), event, event.type in drawing, visible, public)
     found = []
     if play.dealt < len(deck.cards):
         found.append(decision.known(NEXT_CARD, pool, keeps, deck.cards[play.dealt]))

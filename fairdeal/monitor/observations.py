@@ -19,10 +19,12 @@ The partner kinds are about a pair of seats: a Kvitlach player's choice against 
 player's hidden cards (``partner``: whose), and the banker's against each player's. They are
 judged per unordered pair, both seats' choices in one test (report.py).
 
-A kind about cards fixed for the round (the blind card, the opponent's face-down card, the
-opponent's or a partner's hand) is observed once a round, at the seat's first choice that
-round (the replay keeps the first), so that its observations are independent; the next card
-is another card at every decision.
+A kind about a card fixed for the round with a known chance (the blind card, the opponent's
+face-down card, a waiting partner's) is observed at every choice, each with the chance at
+that choice, and scored a round at a time (stats.round_score); an approximate kind (the
+opponent's or a partner's hand) once a round, at the seat's first choice that round (the
+replay keeps the first), so that its observations are independent. The next card is another
+card at every decision.
 """
 
 from collections import Counter
@@ -39,7 +41,11 @@ OPPONENT_HANDS = "opponent_hands"  # the dealer's or banker's opponents' hidden 
 PARTNER_CARD = "partner_card"  # Kvitlach: a waiting player's face-down card (known chance)
 PARTNER_HANDS = "partner_hands"  # Kvitlach: the hidden cards of a seat that has played them
 KINDS = (NEXT_CARD, BLIND_CARD, OPPONENT_CARD, OPPONENT_HANDS, PARTNER_CARD, PARTNER_HANDS)
-ONCE_A_ROUND = frozenset({BLIND_CARD, OPPONENT_CARD, OPPONENT_HANDS, PARTNER_CARD, PARTNER_HANDS})
+# the approximate kinds: observed once a round, at the seat's first choice (the replay's)
+ONCE_A_ROUND = frozenset({OPPONENT_HANDS, PARTNER_HANDS})
+# the exact kinds about a card fixed for the round: observed at every choice, scored a round
+# at a time (stats.round_score)
+BY_ROUND = frozenset({BLIND_CARD, OPPONENT_CARD, PARTNER_CARD})
 PAIRS = frozenset({PARTNER_CARD, PARTNER_HANDS})  # judged per pair of seats
 
 
@@ -58,6 +64,9 @@ class Observation:
     chance: float | None = None  # the fact's chance of being good, where it is known
     visible: str = ""  # the seat's role and visible total: where its draw rate is learnt
     partner: str = ""  # a partner kind's: the seat whose hidden cards these are
+    # what the seat saw of the other seats' moves: with ``visible``, where its draw rate is
+    # learnt for a card fixed for the round (docs/monitor.md, "A card fixed for the round")
+    public: str = ""
 
 
 def untouched(cards: Sequence[str], positions: Iterable[int]) -> Counter[str]:
@@ -86,6 +95,7 @@ class Decision:
     event: Event
     drew: bool
     visible: str
+    public: str = ""
 
     def observe(
         self, kind: str, stratum: str, good: bool, p: float | None = None, partner: str = ""
@@ -93,7 +103,8 @@ class Decision:
         event = self.event
         assert event.round is not None
         return Observation(self.seat, kind, stratum, self.drew, good, event.table,
-                           event.round, event.seq, p, self.visible, partner)  # fmt: skip
+                           event.round, event.seq, p, self.visible, partner,
+                           self.public)  # fmt: skip
 
     def known(
         self,

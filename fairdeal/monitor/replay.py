@@ -98,7 +98,7 @@ class Replayer:
 
 def _first(seen: set[tuple[str, str, str, str]], observation: Observation) -> bool:
     """Whether this is the seat's first observation of its kind (and partner) in its round
-    (a kind about cards fixed for the round is observed once a round: observations.py)."""
+    (an approximate kind is observed once a round: observations.py)."""
     key = (observation.seat, observation.kind, observation.partner, observation.round)
     if key in seen:
         return False

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fairdeal.monitor.observations import PAIRS, Observation
-from fairdeal.monitor.stats import cmh, holm, score
+from fairdeal.monitor.observations import BY_ROUND, PAIRS, Observation
+from fairdeal.monitor.stats import cmh, holm, round_score, score
 
 ALPHA = 0.001  # the default family-wise level of a flag, after Holm's correction
 WEIGHTIEST = 5  # rounds listed behind each flag
@@ -121,14 +121,22 @@ def _test(group: list[Observation]) -> SeatTest:
     strata; the Mantel–Haenszel odds ratio over the strata either way."""
     counts = tables(group)
     result = cmh((a, b, c, d) for a, b, c, d in counts.values())
+    by_round = group[0].kind in BY_ROUND
+    # a card fixed for the round: the seat's habit also by what it saw of the others' moves,
+    # which may tell about the card when one of them acts on it (docs/monitor.md)
     chances = [
-        (o.drew, o.good, o.chance, f"{o.seat} {o.visible}") for o in group if o.chance is not None
+        (
+            (o.drew, o.good, o.chance, f"{o.seat} {o.visible} {o.public if by_round else ''}"),
+            f"{o.table}/{o.round}",
+        )
+        for o in group
+        if o.chance is not None
     ]
     chi2, p, method = result.chi2, result.p, "cmh"
     if len(chances) == len(group):
-        scored = score(chances)
+        scored = round_score(chances) if by_round else score(d for d, _ in chances)
         # the chi-square shows the lean's size; the flag rests on the p-value that holds
-        # however few the decisions (stats.mixture_p)
+        # however few the decisions (stats.mixture_p, stats.round_score)
         chi2, p, method = scored.chi2, scored.p_mixture, "score"
     seat, partner = group[0].seat, group[0].partner
     if partner and partner < seat:

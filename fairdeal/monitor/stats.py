@@ -7,7 +7,7 @@ was bad, c = stopped and it was good, d = stopped and it was bad.
 """
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 Table = tuple[int, int, int, int]  # (a, b, c, d): one stratum's 2 x 2 counts
@@ -105,19 +105,30 @@ class Score:
     p_mixture: float = 1.0  # mixture_p's: valid however few the decisions
 
 
-def score(decisions: Iterable[tuple[bool, bool, float, str]]) -> Score:
+Decision = tuple[bool, bool, float, str]  # (drew, good, chance, visible state)
+Term = tuple[float, bool, float]  # (weight, good, chance): one term of S
+
+
+def weighted(decisions: Iterable[Decision]) -> Iterator[tuple[Term, bool]]:
+    """Each decision's term, in order, and whether it is informative (its chance neither 0
+    nor 1; a term that is not weighs nothing): w = drew - the seat's draw rate in the same
+    visible state before this decision, (draws + 1/2) / (decisions + 1)."""
+    habits: dict[str, tuple[int, int]] = {}  # visible state -> (draws, decisions) so far
+    for drew, good, p, visible in decisions:
+        draws, made = habits.get(visible, (0, 0))
+        habits[visible] = (draws + drew, made + 1)
+        yield (drew - (draws + 0.5) / (made + 1), good, p), 0 < p < 1
+
+
+def score(decisions: Iterable[Decision]) -> Score:
     """``decisions`` in the order they were made, as (drew, good, chance, visible state)."""
     statistic, variance = 0.0, 0.0
     counted = informative = 0
-    habits: dict[str, tuple[int, int]] = {}  # visible state -> (draws, decisions) so far
-    terms: list[tuple[float, bool, float]] = []
-    for drew, good, p, visible in decisions:
+    terms: list[Term] = []
+    for (weight, good, p), counts in weighted(decisions):
         counted += 1
-        draws, made = habits.get(visible, (0, 0))
-        habits[visible] = (draws + drew, made + 1)
-        if 0 < p < 1:
+        if counts:
             informative += 1
-            weight = drew - (draws + 0.5) / (made + 1)
             statistic += weight * (good - p)
             variance += weight * weight * p * (1 - p)
             terms.append((weight, good, p))
@@ -150,4 +161,65 @@ def mixture_p(terms: Iterable[tuple[float, bool, float]]) -> float:
             logs[index] += step * (good - chance) - math.log(moment)
     top = max(logs)
     log_mean = top + math.log(sum(math.exp(x - top) for x in logs) / len(LAMBDAS))
+    return 1.0 if log_mean <= 0 else math.exp(-log_mean)
+
+
+# The bets l of the rounds' mixture, each side: 4, 2, 1, 1/2, ..., 1/64.
+ROUND_BETS = tuple(sign * 2.0 ** (2 - k) for sign in (1, -1) for k in range(9))
+
+
+def round_score(decisions: Iterable[tuple[Decision, str]]) -> Score:
+    """The score test of a card fixed for the round, every choice of the round counted:
+    ``decisions`` in the order made, each with its round. A round's increment is
+    Y = sum of w (good - chance) over its decisions, each with the chance at that decision
+    (given every card and move before it): each term has mean 0 given everything before
+    it, so Y has mean 0 given everything before the round, whatever the seat's strategy,
+    though its terms share one hidden card (docs/monitor.md). The p-value is anytime-valid
+    (round_bets). chi2 = S^2 / sum of Y^2 shows the lean's size (a round's terms are not
+    independent: their own variances would not do)."""
+    rounds: dict[str, list[Term]] = {}  # round -> its informative terms, rounds in order
+    counted = informative = 0
+    decisions = list(decisions)
+    pairs = zip(weighted(d for d, _ in decisions), decisions, strict=True)
+    for (term, counts), (_, round_) in pairs:
+        counted += 1
+        terms = rounds.setdefault(round_, [])
+        if counts:
+            informative += 1
+            terms.append(term)
+    increments = [sum(w * (good - p) for w, good, p in terms) for terms in rounds.values()]
+    statistic = sum(increments)
+    variance = sum(y * y for y in increments)
+    if variance == 0:
+        return Score(0.0, 0.0, 0.0, 1.0, counted, informative)
+    chi2 = statistic * statistic / variance
+    p_value = round_bets(list(rounds.values()))
+    return Score(statistic, variance, chi2, chi2_sf_1df(chi2), counted, informative, p_value)
+
+
+def round_bets(rounds: Sequence[Sequence[Term]]) -> float:
+    """An anytime-valid p-value from each round's terms (w, good, chance): 1 / the mean over
+    ROUND_BETS of the wealth prod (1 + sum of b (good - chance)) of a bettor who stakes
+    b = l w on each term as the decision is made, before the round's card is shown, within
+    what it can lose: the stakes' worst losses, |b| max(chance, 1 - chance), add up to at
+    most 1, so the round's factor is never negative. A stake depends on the seat's move and
+    on what came before it alone, and an honest seat's move is independent of the card, good
+    with exactly its chance given those: so the factor has mean 1 given every round before,
+    and each wealth is a martingale of mean 1 (Ville's inequality)."""
+    logs = []
+    for bet in ROUND_BETS:
+        log_wealth = 0.0
+        for terms in rounds:
+            factor, budget = 1.0, 1.0
+            for weight, good, chance in terms:
+                worst = max(chance, 1 - chance)
+                stake = max(-budget / worst, min(budget / worst, bet * weight))
+                budget = max(budget - abs(stake) * worst, 0.0)
+                factor += stake * (good - chance)
+            log_wealth += math.log(factor) if factor > 0 else -math.inf
+        logs.append(log_wealth)
+    top = max(logs)
+    if top == -math.inf:
+        return 1.0
+    log_mean = top + math.log(sum(math.exp(x - top) for x in logs) / len(ROUND_BETS))
     return 1.0 if log_mean <= 0 else math.exp(-log_mean)

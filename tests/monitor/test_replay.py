@@ -168,9 +168,9 @@ def _denominator(stratum: str) -> int:
 
 
 def test_chances_are_over_the_cards_nobody_acted_on(toto21: list[Bundled]) -> None:
-    """The player's first choice: the 32 undealt cards and the dealer's hole card (the dealer
-    has not moved). The dealer's: the undealt cards and a blind card, never the player's
-    own (the player played on them)."""
+    """The player's choices: the undealt cards (32 at its first), a blind card and the
+    dealer's hole card (the dealer has not moved). The dealer's: the undealt cards and a
+    blind card, never the player's own (the player played on them)."""
     found = list(observations(export(toto21)))
     by_place = {(o.round, o.seq, o.kind): o for o in found}
     rounds = {b.round: b for b in toto21}
@@ -182,7 +182,7 @@ def test_chances_are_over_the_cards_nobody_acted_on(toto21: list[Bundled]) -> No
         events = [s.event for s in rounds[o.round].events if s.event.seq < o.seq]
         dealt = [e for e in events if e.round == o.round and e.type == "card_dealt"]
         blind = sum(e.data["face"] == "blind" for e in dealt)
-        pool = 33 if o.kind == OPPONENT_CARD else 36 - len(dealt) + blind
+        pool = 36 - len(dealt) + blind + (o.kind == OPPONENT_CARD)
         assert pool % _denominator(following.stratum) == 0, (o, pool)
         checked += 1
     assert checked > 5

@@ -23,6 +23,8 @@ from bench.monitor import (
     simulate,
     verdicts,
 )
+from fairdeal.monitor import judge
+from fairdeal.monitor.observations import BY_ROUND, OPPONENT_CARD
 
 ROOT = Path(__file__).resolve().parents[2]
 HONEST_SEATS, HONEST_ROUNDS, CHEAT_ROUNDS = 200, 12, 200
@@ -74,6 +76,21 @@ def test_a_seat_acting_on_every_tip_is_found_in_200_rounds(population: Populatio
     found = _found(population, CHEAT_ROUNDS, 1.0)
     assert len(found) == 4  # next card twice, the opponent's card, a pair of partners
     assert all(found)
+
+
+def test_a_card_fixed_for_the_round_is_weighed_at_every_choice(population: Population) -> None:
+    """The opponent cheat at p = 1 is found by the round score over every choice of its
+    rounds (stats.round_score), more choices than rounds, and no honest seat's is flagged."""
+    first = [o for o in population.found if population.order[f"{o.table}/{o.round}"] <= 200]
+    tests = {(test.seat, test.kind): test for test in judge(first).tests}
+    keys = {name: key for key, name, _ in population.seats}
+    cheat = tests[keys["opponent-t"], OPPONENT_CARD]
+    assert cheat.flagged and cheat.method == "score"
+    rounds = {o.round for o in first if o.seat == keys["opponent-t"] and o.kind == OPPONENT_CARD}
+    assert cheat.decisions > len(rounds)
+    honest = {key for key, _, p in population.seats if not p}
+    assert not [t for t in tests.values() if t.kind in BY_ROUND and set(t.seats) <= honest
+                and t.flagged]  # fmt: skip
 
 
 @pytest.mark.ci
