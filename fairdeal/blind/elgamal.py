@@ -18,7 +18,14 @@ from fairdeal.blind.group import (
     hash_to_scalar,
     read_element,
 )
-from fairdeal.blind.proofs import Proof, members, prove_dleq, require_secret_safe, verify_dleq
+from fairdeal.blind.proofs import (
+    Proof,
+    members,
+    prove_dleq,
+    read_round_key,
+    require_secret_safe,
+    verify_dleq,
+)
 from fairdeal.cards import canonical_deck
 
 
@@ -90,10 +97,13 @@ def server_round_key(server_seed: bytes) -> int:
 def joint_key(group: Group, keys: list[bytes]) -> bytes:
     """``X = Σ X_j`` over every party's public round key, each of whose proofs of knowledge
     (``proofs.verify_knowledge``) the caller has verified: else the last to announce a key
-    could pick one that cancels the others' and open every card alone (SPEC 15.5)."""
+    could pick one that cancels the others' and open every card alone (SPEC 15.5). Refuses no
+    key at all (``ValueError``) and a key that is the identity or not canonical."""
+    if not keys:
+        raise ValueError("a joint key is the sum of at least one round key")
     total = group.identity
     for key in keys:
-        total = group.add(total, key)
+        total = group.add(total, read_round_key(group, key))
     return total
 
 

@@ -100,7 +100,7 @@ def prove_knowledge(group: Group, x: int, *, context: bytes, nonce: int | None =
 
 def verify_knowledge(group: Group, key: bytes, *, context: bytes, proof: Proof) -> None:
     """Raises unless ``proof`` proves knowledge of ``key``'s private key, for ``context``."""
-    key = _round_key(group, key)
+    key = read_round_key(group, key)
     c, s = _scalars(proof)
     t = group.sub(group.base(s), group.mul(key, c))
     _same_challenge(c, knowledge_transcript(group, key, t, context))
@@ -122,14 +122,15 @@ def verify_dleq(
     group: Group, key: bytes, a: bytes, d: bytes, *, context: bytes, proof: Proof
 ) -> None:
     """Raises unless ``proof`` shows ``log_G(key) = log_A(D)``, for ``context``."""
-    key, a, d = _round_key(group, key), group.decode(a), group.decode(d)
+    key, a, d = read_round_key(group, key), group.decode(a), group.decode(d)
     c, s = _scalars(proof)
     t1 = group.sub(group.base(s), group.mul(key, c))
     t2 = group.sub(group.mul(a, s), group.mul(d, c))
     _same_challenge(c, dleq_transcript(group, (key, a, d), (t1, t2), context))
 
 
-def _round_key(group: Group, key: bytes) -> bytes:
+def read_round_key(group: Group, key: bytes) -> bytes:
+    """A round key's bytes, decoded; refused if not canonical or the identity (SPEC 15.3)."""
     key = group.decode(key)
     if key == group.identity:
         raise IdentityKeyError("a round key is never the identity")

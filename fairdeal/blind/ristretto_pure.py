@@ -214,9 +214,15 @@ class PureRistretto255:
 
     def __init__(self, *, allow_secrets: bool = False) -> None:
         # allow_secrets=True: tests that cross-check the backends, and recomputing revealed
-        # values (fairdeal.blind.rounds.revealed), never a secret in use.
-        self.secret_safe = allow_secrets
+        # values (fairdeal.blind.rounds.check_server_step), never a secret in use.
+        self._allow_secrets = allow_secrets
         self._base: list[list[Point]] | None = None
+
+    @property
+    def secret_safe(self) -> bool:
+        """False unless made with ``allow_secrets``; read-only, so that no assignment can make
+        a verifier's instance compute a secret."""
+        return self._allow_secrets
 
     def add(self, x: bytes, y: bytes) -> bytes:
         return encode_point(_add(decode_point(x), decode_point(y)))

@@ -18,7 +18,7 @@ import hashlib
 import hmac
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from fairdeal.blind.algebra import SYSTEM_RANDOMNESS, Group, Randomness
@@ -52,10 +52,11 @@ class InvalidShuffleProofError(ShuffleProofError):
 
 @dataclass(frozen=True)
 class ShuffleWitness:
-    """The shuffler's secret: ψ (output i is input ``permutation[i]``) and r' by input."""
+    """The shuffler's secret: ψ (output i is input ``permutation[i]``) and r' by input. Kept
+    out of ``repr``, so that no log line or error report carries it."""
 
-    permutation: tuple[int, ...]
-    randomness: tuple[int, ...]
+    permutation: tuple[int, ...] = field(repr=False)
+    randomness: tuple[int, ...] = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,9 @@ def gen_permutation(n: int, rng: Randomness) -> tuple[int, ...]:
 
 
 def re_encrypt(group: Group[E], key: E, ciphertext: Ciphertext[E], r: int) -> Ciphertext[E]:
-    """The paper's GenReEncryption with its scalar given: (a + r·X, b + r·G)."""
+    """The paper's GenReEncryption with its scalar given: (a + r·X, b + r·G). ``r`` is the
+    shuffler's secret: a variable-time backend refuses it."""
+    _require_secret_safe(group)
     a, b = ciphertext
     return group.add(a, group.mul(key, r)), group.add(b, group.base(r))
 
@@ -335,10 +338,19 @@ def _check_witness(statement: Statement[Any], witness: ShuffleWitness) -> None:
 def verify(
     statement: Statement[E], proof: ShuffleProof[E], oracle: Oracle[E] = FIAT_SHAMIR
 ) -> None:
-    """The paper's CheckProof (SPEC 15.11.7 steps 1 and 3–5 on decoded values; step 2 is
-    ``decode_proof``'s). Returns nothing, or raises a ``ShuffleProofError``."""
-    group, q = statement.group, statement.group.order
-    n = _check_shape(statement, proof)  # (1)
+    """The paper's CheckProof (SPEC 15.11.7 steps 1–5 on in-memory values, each element and
+    scalar held to the one encoding the JSON form allows). Returns nothing, or raises a
+    ``ShuffleProofError``."""
+    _check_shape(statement, proof)  # (1)
+    _check_values(statement, proof)  # (2)
+    _check_equations(statement, proof, oracle)  # (3)–(5)
+
+
+def _check_equations(
+    statement: Statement[E], proof: ShuffleProof[E], oracle: Oracle[E] = FIAT_SHAMIR
+) -> None:
+    """SPEC 15.11.7 steps 3–5, on values that passed steps 1–2."""
+    group, q, n = statement.group, statement.group.order, len(statement.inputs)
     h, hs = oracle.generators(group, n)  # (3)
     u = oracle.permutation_challenges(statement, proof.c)  # (4)
     ch = oracle.challenge(statement, proof.c, proof.c_hat, proof.t)
@@ -415,6 +427,30 @@ def _check_shape(statement: Statement[Any], proof: ShuffleProof[Any]) -> int:
     if group.encode(statement.key) == group.encode(group.identity):
         raise MalformedShuffleProofError("the joint key is the identity")
     return n
+
+
+def _check_values(statement: Statement[Any], proof: ShuffleProof[Any]) -> None:
+    """SPEC 15.11.7 step 2 on decoded values: every element has a canonical encoding and every
+    scalar is in [0, order), as ``decode_proof`` and ``read_step`` require of the JSON form."""
+    group, t = statement.group, proof.t
+    decks = [x for pair in (*statement.inputs, *statement.outputs) for x in pair]
+    elements = (
+        statement.key,
+        *decks,
+        *proof.c,
+        *proof.c_hat,
+        t.t1,
+        t.t2,
+        t.t3,
+        t.t41,
+        t.t42,
+        *t.t_hat,
+    )
+    for element in elements:
+        decode_element(group, group.encode(element))
+    scalars = (proof.s1, proof.s2, proof.s3, proof.s4, *proof.s_hat, *proof.s_prime)
+    if not all(type(s) is int and 0 <= s < group.order for s in scalars):
+        raise MalformedShuffleProofError("a shuffle proof's scalar is in [0, order)")
 
 
 # --- The proof's JSON form (SPEC 15.11.6) and step 2 ------------------------------------------
@@ -509,9 +545,11 @@ def read_step(
 def verify_step(
     group: Group[E], key: Any, inputs: Any, outputs: Any, proof: Any, *, context: bytes
 ) -> None:
-    """SPEC 15.11.7 in full, from the JSON forms. Returns nothing, or raises a
-    ``ShuffleProofError``."""
-    verify(*read_step(group, key, inputs, outputs, proof, context=context))
+    """SPEC 15.11.7 in full, from the JSON forms (``read_step`` decodes every value, so steps
+    1–2 are not run again on them). Returns nothing, or raises a ``ShuffleProofError``."""
+    statement, decoded = read_step(group, key, inputs, outputs, proof, context=context)
+    _check_shape(statement, decoded)  # (1), the identity key of (2)
+    _check_equations(statement, decoded)  # (3)–(5)
 
 
 def encode_deck(group: Group[E], deck: Sequence[Ciphertext[E]]) -> list[dict[str, str]]:
@@ -556,7 +594,13 @@ def _hex_element(group: Group[E]) -> Callable[[E], str]:
 
 def _hex_scalar(group: Group[Any]) -> Callable[[int], str]:
     size = _scalar_size(group)
-    return lambda k: k.to_bytes(size, "little").hex()
+
+    def write(k: int) -> str:
+        if not 0 <= k < group.order:
+            raise ValueError("a proof's scalar is written as it is, never reduced: not < order")
+        return k.to_bytes(size, "little").hex()
+
+    return write
 
 
 def _element_size(group: Group[Any]) -> int:

@@ -16,3 +16,4 @@ SHUFFLE_CHALLENGE = b"fairdeal/v3/shuffle-challenge\x00"
 # What every round shares (SPEC 15.12)
 PROOF_CONTEXT = b"fairdeal/v3/proof-context\x00"
 SERVER_NONCE = b"fairdeal/v3/server-nonce\x00"
+SERVER_STEP = b"fairdeal/v3/server-step\x00"

@@ -9,7 +9,14 @@ from hypothesis import strategies as st
 
 from fairdeal.blind import elgamal
 from fairdeal.blind.elgamal import Ciphertext, NotACardError, Share, WrongRevealedKeyError
-from fairdeal.blind.group import ORDER, BlindEncodingError, Group, hash_to_scalar
+from fairdeal.blind.group import (
+    ORDER,
+    BlindEncodingError,
+    Group,
+    IdentityKeyError,
+    InvalidElementError,
+    hash_to_scalar,
+)
 from fairdeal.blind.proofs import BadProofError, Proof, prove_knowledge, verify_knowledge
 from fairdeal.cards import canonical_deck
 from tests.blind.backends import BACKENDS, needs_sodium, sodium
@@ -155,3 +162,17 @@ def test_any_card_under_any_keys_opens_with_all_shares(
     shares = [group.mul(ciphertext.b, x) for x in keys]
     points = elgamal.card_points(group, "kvitlach", 2)
     assert elgamal.card_index(points, elgamal.decrypt(group, ciphertext, shares)) == card
+
+
+@backends
+def test_a_joint_key_of_no_key_or_of_an_identity_key_is_refused(group: Group) -> None:
+    """Crypto review L6: as the browser module's ``jointKey``, no empty sum and no key O."""
+    keys = [group.base(x) for x in KEYS]
+    with pytest.raises(ValueError, match="at least one"):
+        elgamal.joint_key(group, [])
+    with pytest.raises(IdentityKeyError):
+        elgamal.joint_key(group, [*keys, group.identity])
+    twin = bytearray(keys[0])
+    twin[31] |= 0x80
+    with pytest.raises(InvalidElementError):
+        elgamal.joint_key(group, [bytes(twin), *keys[1:]])

@@ -243,6 +243,9 @@ def test_the_default_backend_is_libsodium_when_it_loads_and_names_are_checked() 
     assert group.secret_safe is (type(group).__name__ == "SodiumRistretto255")
     assert isinstance(ristretto255("pure"), PureRistretto255)
     assert not ristretto255("pure").secret_safe  # verifies only, by default
+    with pytest.raises(AttributeError):  # crypto review L4: no assignment lifts the guard
+        ristretto255("pure").secret_safe = True  # type: ignore[misc]
+    assert not ristretto255("pure").secret_safe
     with pytest.raises(ValueError, match="no backend"):
         ristretto255("openssl")
 

@@ -164,6 +164,8 @@ def test_a_secret_outside_1_to_the_order_is_caller_misuse(group: Group, x: int) 
         prove_knowledge(group, x, context=CONTEXT)
     with pytest.raises(ValueError, match="secret"):
         prove_knowledge(group, X, context=CONTEXT, nonce=x)
+    with pytest.raises(ValueError, match="secret"):  # SPEC 15.7: a given nonce, as 15.6
+        prove_dleq(group, X, group.generator, context=CONTEXT, nonce=x)
 
 
 def test_the_variable_time_backend_refuses_secrets_unless_told() -> None:

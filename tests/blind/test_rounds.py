@@ -3,10 +3,16 @@ shuffle step drawn from the shuffle key, and a card opened both ways.
 
 round.json is what make_round.py writes; it, and the JavaScript module's js-round.json when
 present, are recomputed here from SPEC 15.12's formulas on both backends, the pure one
-verifying only (its refusal of secrets kept: the service's step is recomputed through
-``rounds.revealed``)."""
+verifying only (its refusal of secrets kept: ``check_server_step`` recomputes the revealed
+step). The crypto review's findings on these functions have named tests below: a step key per
+statement (M1), the service checking its own proofs (L5), no secret in a repr (L3), the
+context's index (L7)."""
 
+import hashlib
+import hmac
 import json
+import struct
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +28,8 @@ from fairdeal.blind.proofs import (
     Proof,
     dleq_transcript,
     knowledge_transcript,
+    prove_dleq,
+    prove_knowledge,
     verify_dleq,
     verify_knowledge,
 )
@@ -74,6 +82,24 @@ def check_step(group: Group, data: dict[str, Any], outputs: Any, proof: Any) -> 
     rounds.check_server_step(group, key, joint, OF, outputs=outputs, proof=proof)
 
 
+def spec_step_key(case: dict[str, Any], shuffle_key: bytes) -> bytes:
+    """SPEC 15.12.3's step key, from the vector's bytes: HMAC(K, SERVER_STEP ‖ lp(ctx) ‖
+    lp(game) ‖ u64be(decks) ‖ X); the message is checked against the vector's on the way."""
+    context, game = bytes.fromhex(case["context"]), case["game"].encode("ascii")
+    message = b"".join(
+        (
+            b"fairdeal/v3/server-step\x00",
+            struct.pack(">Q", len(context)) + context,
+            struct.pack(">Q", len(game)) + game,
+            struct.pack(">Q", case["decks"]),
+            bytes.fromhex(case["key"]),
+        )
+    )
+    assert message.hex() == case["step_key_input"]
+    assert len(message) == 80 + len(context) + len(game)
+    return hmac.digest(shuffle_key, message, "sha256")
+
+
 # --- The vectors -----------------------------------------------------------------------------
 
 
@@ -95,6 +121,7 @@ def test_the_contexts_are_spec_15_12_1s(group: Group, name: str) -> None:
     assert data["tags"] == {
         "PROOF_CONTEXT": tags.PROOF_CONTEXT.hex(),
         "SERVER_NONCE": tags.SERVER_NONCE.hex(),
+        "SERVER_STEP": tags.SERVER_STEP.hex(),
     }
     for case in data["lp"]:
         assert rounds.lp(case["string"]).hex() == case["bytes"]
@@ -197,12 +224,13 @@ def test_the_seats_keys_and_the_joint_key(group: Group, name: str) -> None:
 
 @pytest.mark.parametrize("name", FILES)
 @pytest.mark.parametrize("group", VERIFIERS)
-def test_the_service_step_is_drawn_from_the_shuffle_key(group: Group, name: str) -> None:
+def test_the_service_step_is_drawn_from_the_step_key(group: Group, name: str) -> None:
     data = load(name)
     step, n = data["server_step"], data["server_step"]["n"]
-    key = bytes.fromhex(step["shuffle_key"])
     assert (step["game"], step["decks"], n, step["key"]) == ("toto21", 1, 36, data["joint_key"])
     assert step["context"] == ctx("server", "shuffle", 0).hex()
+    key = spec_step_key(step, bytes.fromhex(step["shuffle_key"]))
+    assert key.hex() == step["step_key"]
     witness = rounds.server_witness(key, n)
     assert list(witness.permutation) == step["permutation"]
     assert [scalar_bytes(r).hex() for r in witness.randomness] == step["reencryption"]
@@ -211,6 +239,25 @@ def test_the_service_step_is_drawn_from_the_shuffle_key(group: Group, name: str)
     statement, proof = step_of(group, data)
     tw.verify(statement, proof)
     check_step(group, data, statement.outputs, proof)
+
+
+@pytest.mark.parametrize("name", FILES)
+@pytest.mark.parametrize("group", VERIFIERS)
+def test_the_same_shuffle_key_gives_another_step_key_for_another_statement(
+    group: Group, name: str
+) -> None:
+    data = load(name)
+    shuffle_key, keys = bytes.fromhex(data["server_step"]["shuffle_key"]), set()
+    for case in [data["server_step"], *data["other_step_keys"]]:
+        of = rounds.RoundDeck(TABLE, ROUND, case["game"], case["decks"])
+        if case["context"] != ctx("server", "shuffle", 0).hex():
+            of = replace(of, round_id="tbl-blind.2")
+            assert case["context"] == ctx("server", "shuffle", 0, "tbl-blind.2").hex()
+        key = spec_step_key(case, shuffle_key)
+        assert key == rounds.step_key(group, shuffle_key, bytes.fromhex(case["key"]), of)
+        assert key.hex() == case["step_key"]
+        keys.add(key)
+    assert len(keys) == 1 + len(data["other_step_keys"]) == 4
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -390,9 +437,6 @@ def test_the_pure_backend_makes_none_of_the_services_secrets() -> None:
         rounds.server_share(STRICT_PURE, seed, ciphertext, table=TABLE, round_id=ROUND, position=0)
     with pytest.raises(ValueError, match="variable time"):
         rounds.server_step(STRICT_PURE, seed, STRICT_PURE.generator, OF)
-    assert rounds.revealed(STRICT_PURE).secret_safe
-    if SODIUM is not None:
-        assert rounds.revealed(SODIUM) is SODIUM
 
 
 def test_the_stream_scalars_read_64_bytes_each_and_only_below_the_order() -> None:
@@ -417,3 +461,119 @@ def test_a_card_opened_without_every_party_is_no_card() -> None:
         elgamal.card_index(points, elgamal.decrypt_with_keys(FAST, ciphertext, private[:2]))
     with pytest.raises(elgamal.NotACardError):
         elgamal.card_index(points, elgamal.decrypt(FAST, ciphertext, shares[1:]))
+
+
+# --- The crypto review's findings ------------------------------------------------------------
+
+PROVER: Group = SODIUM or PURE
+
+
+def _joint(label: str) -> bytes:
+    return PROVER.base(hash_to_scalar(b"joint key " + label.encode()))
+
+
+def test_one_shuffle_key_under_two_joint_keys_shares_no_draw() -> None:
+    """M1: with ψ, r' and the draws taken from K alone, two steps under two joint keys had the
+    same ω and ω'_i, and s'_i − s*'_i gave ψ away. The step key binds the statement."""
+    key = make_round.SHUFFLE_KEY
+    one, two = (rounds.server_step(PROVER, key, _joint(x), OF) for x in ("one", "two"))
+    assert one.witness.permutation != two.witness.permutation
+    assert not set(one.witness.randomness) & set(two.witness.randomness)
+    assert one.proof.t.t1 != two.proof.t.t1 and one.proof.t.t2 != two.proof.t.t2  # ω_1, ω_2
+    assert not set(one.proof.c) & set(two.proof.c)  # the r_j
+    other_round = replace(OF, round_id="tbl-blind.2")
+    three = rounds.server_step(PROVER, key, _joint("one"), other_round)
+    assert three.witness.permutation != one.witness.permutation
+
+
+def test_the_step_key_is_an_hmac_of_the_whole_statement() -> None:
+    joint = _joint("one")
+    message = rounds.step_key_input(PROVER, joint, OF)
+    context = ctx("server", "shuffle", 0)
+    assert message == (
+        tags.SERVER_STEP
+        + struct.pack(">Q", len(context))
+        + context
+        + rounds.lp("toto21")
+        + struct.pack(">Q", 1)
+        + joint
+    )
+    key = make_round.SHUFFLE_KEY
+    expected = hmac.new(key, message, hashlib.sha256).digest()
+    assert rounds.step_key(PROVER, key, joint, OF) == expected
+    with pytest.raises(ValueError, match="32 bytes"):
+        rounds.step_key(PROVER, key[:31], joint, OF)
+
+
+def _faulty_knowledge(*args: Any, **kwargs: Any) -> Proof:
+    proof = prove_knowledge(*args, **kwargs)
+    return Proof(proof.c, (proof.s + 1) % ORDER)
+
+
+def _faulty_dleq(*args: Any, **kwargs: Any) -> tuple[bytes, Proof]:
+    d, proof = prove_dleq(*args, **kwargs)
+    return d, Proof((proof.c + 1) % ORDER, proof.s)
+
+
+_PROVE = tw.prove
+
+
+def _faulty_shuffle(*args: Any, **kwargs: Any) -> tw.ShuffleProof[bytes]:
+    proof = _PROVE(*args, **kwargs)
+    return replace(proof, s1=(proof.s1 + 1) % ORDER)
+
+
+FAULTS = {
+    "the key proof": (rounds, "prove_knowledge", _faulty_knowledge),
+    "a share proof": (rounds, "prove_dleq", _faulty_dleq),
+    "the shuffle step's proof": (tw, "prove", _faulty_shuffle),
+}
+
+
+@pytest.mark.parametrize("fault", list(FAULTS), ids=list(FAULTS))
+def test_the_service_never_returns_a_proof_of_its_own_that_fails(
+    fault: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """L5: a fault in one of two computations of a deterministic nonce's proof would give x_0
+    away; the service checks each proof it makes and raises instead of returning it."""
+    module, name, faulty = FAULTS[fault]
+    monkeypatch.setattr(module, name, faulty)
+    seed, ciphertext = make_round.SERVER_SEED, elgamal.public_deck(PROVER, "toto21", 1)[0]
+    make = {
+        "the key proof": lambda: rounds.server_key_with_proof(
+            PROVER, seed, table=TABLE, round_id=ROUND
+        ),
+        "a share proof": lambda: rounds.server_share(
+            PROVER, seed, ciphertext, table=TABLE, round_id=ROUND, position=0
+        ),
+        "the shuffle step's proof": lambda: rounds.server_step(
+            PROVER, make_round.SHUFFLE_KEY, _joint("one"), OF
+        ),
+    }
+    with pytest.raises(rounds.OwnProofError, match="not published"):
+        make[fault]()
+
+
+def test_no_secret_of_the_service_is_in_a_repr() -> None:
+    """L3: a log line, an f-string or an error report that captures locals carries no x_0, ψ,
+    r' or stream of the service's."""
+    made = rounds.server_key_with_proof(PROVER, make_round.SERVER_SEED, table=TABLE, round_id=ROUND)
+    step = rounds.server_step(PROVER, make_round.SHUFFLE_KEY, _joint("one"), OF)
+    draws = rounds.StreamScalars(make_round.SHUFFLE_KEY, rounds.PROOF_STREAM)
+    text = " ".join(f"{x!r} {x}" for x in (made, step, step.witness, draws))
+    hidden = [
+        str(made.private),
+        repr(step.witness.permutation)[:-1],
+        str(step.witness.randomness[0]),
+    ]
+    assert not [secret for secret in hidden if secret in text]
+    assert repr(made.key) in text  # the public part shows
+
+
+@pytest.mark.parametrize(
+    "index", [0, 3, 2**53 - 1], ids=["zero", "a position", "2^53 - 1, the largest"]
+)
+def test_an_index_up_to_2_53_minus_1_is_a_context(index: int) -> None:
+    """L7: SPEC 1 bounds every number of the log by 2^53 − 1; 2^53 and a bool are refused
+    (the named refused contexts of the vectors)."""
+    assert ctx("server", "share", index).endswith(struct.pack(">Q", index))

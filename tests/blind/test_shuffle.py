@@ -269,6 +269,66 @@ def test_a_malformed_proof_is_refused(case: str) -> None:
     assert refused.value.code == "shuffle_invalid"
 
 
+UNREDUCED: dict[str, Callable[[tw.ShuffleProof], tw.ShuffleProof]] = {
+    "s1 + the order": lambda p: replace(p, s1=p.s1 + ORDER),
+    "s4 + the order": lambda p: replace(p, s4=p.s4 + ORDER),
+    "s'_1 + the order": lambda p: replace(p, s_prime=(p.s_prime[0] + ORDER, *p.s_prime[1:])),
+    "a negative s_hat": lambda p: replace(p, s_hat=(p.s_hat[0] - ORDER, *p.s_hat[1:])),
+    "a bool for s2": lambda p: replace(p, s2=True),
+}
+
+
+@pytest.mark.parametrize("case", list(UNREDUCED), ids=list(UNREDUCED))
+def test_an_in_memory_proof_with_an_unreduced_scalar_is_refused(case: str) -> None:
+    """Crypto review L2: the same proof with s + ℓ verified (the group reduces it), a second
+    encoding that no JSON reader takes; ``verify`` now checks step 2 on decoded values too."""
+    statement, proof = proved(PROVER, 3)
+    with pytest.raises(tw.MalformedShuffleProofError, match="order"):
+        tw.verify(statement, UNREDUCED[case](proof))
+
+
+def test_an_in_memory_element_that_is_no_encoding_is_refused() -> None:
+    statement, proof = proved(PROVER, 3)
+    twin = bytearray(proof.t.t1)
+    twin[31] |= 0x80  # the second encoding libsodium 1.0.18 would read as t1
+    with pytest.raises(tw.MalformedShuffleProofError):
+        tw.verify(statement, replace(proof, t=replace(proof.t, t1=bytes(twin))))
+    with pytest.raises(tw.MalformedShuffleProofError):
+        tw.verify(replace(statement, outputs=((b"\xff" * 32, b"\x00" * 32),) * 3), proof)
+
+
+def test_a_proof_is_written_as_it_is_never_reduced() -> None:
+    _, proof = proved(PROVER, 2)
+    with pytest.raises(ValueError, match="never reduced"):
+        tw.encode_proof(PROVER, replace(proof, s3=proof.s3 + ORDER))
+
+
+class Zeros:
+    """Every draw 0: legal (a draw is uniform mod ℓ), and what an adversarial prover may pick."""
+
+    def below(self, bound: int) -> int:
+        return 0
+
+
+def test_a_proof_with_zero_scalars_and_identity_commitments_verifies() -> None:
+    """SPEC 15.11.5 and 15.11.7: zero responses and O commitments are valid; a checker that
+    refused them would disagree with the other implementations on a valid proof."""
+    statement, witness = step(PROVER, 3)
+    proof = tw.prove(statement, witness, Zeros())
+    assert (proof.s1, proof.s2, proof.s3) == (0, 0, 0)
+    assert proof.t.t1 == proof.t.t2 == PROVER.identity
+    tw.verify(statement, proof)
+    assert tw.decode_proof(PROVER, tw.encode_proof(PROVER, proof), 3) == proof  # read as valid
+
+
+def test_a_witness_is_never_in_a_repr() -> None:
+    """Crypto review L3: ψ and r' stay out of log lines, f-strings and error reports."""
+    _, witness = step(PROVER, 4)
+    text = f"{witness!r} {witness}"
+    assert str(witness.randomness[0]) not in text
+    assert repr(witness.permutation) not in text and "permutation" not in text
+
+
 def test_a_variable_time_backend_refuses_to_prove() -> None:
     from fairdeal.blind.ristretto_pure import PureRistretto255
 
@@ -278,6 +338,8 @@ def test_a_variable_time_backend_refuses_to_prove() -> None:
         tw.prove(replace(statement, group=verifier_only), witness)
     with pytest.raises(ValueError, match="variable time"):
         tw.shuffle(verifier_only, statement.key, statement.inputs)
+    with pytest.raises(ValueError, match="variable time"):  # crypto review L4
+        tw.re_encrypt(verifier_only, statement.key, statement.inputs[0], witness.randomness[0])
 
 
 # --- A property over the multiplicative test group -------------------------------------------

@@ -11,6 +11,7 @@ import {
   BadProofError,
   BlindEncodingError,
   IdentityKeyError,
+  InvalidElementError,
   InvalidScalarError,
   NotACardError,
   WrongRevealedKeyError,
@@ -32,6 +33,7 @@ test("15.1: the tags are SPEC's bytes (15.11.1 and 15.12 included)", () => {
     SHARE_PROOF: "666169726465616c2f76332f73686172652d70726f6f6600",
     PROOF_CONTEXT: "666169726465616c2f76332f70726f6f662d636f6e7465787400",
     SERVER_NONCE: "666169726465616c2f76332f7365727665722d6e6f6e636500",
+    SERVER_STEP: "666169726465616c2f76332f7365727665722d7374657000",
     SHUFFLE_GENERATOR: "666169726465616c2f76332f73687566666c652d67656e657261746f7200",
     SHUFFLE_STATEMENT: "666169726465616c2f76332f73687566666c652d73746174656d656e7400",
     SHUFFLE_U_SEED: "666169726465616c2f76332f73687566666c652d752d7365656400",
@@ -68,6 +70,16 @@ test("15.5: round keys: the server's from its seed, x·G, the joint key, a revea
   assert.throws(() => k.publicKey(g.ORDER), RangeError);
 });
 
+test("15.5: jointKey refuses what Python's joint_key refuses, class for class", () => {
+  const X = k.publicKey(5n);
+  const nonCanonical = hexToBytes("ed" + "ff".repeat(30) + "7f"); // p − 2: not a canonical encoding
+  assert.throws(() => k.jointKey([]), RangeError, "no key at all (Python: ValueError)");
+  assert.throws(() => k.jointKey([X, g.identity()]), IdentityKeyError, "a key O");
+  const refused = (err) => err instanceof InvalidElementError && !(err instanceof IdentityKeyError);
+  assert.throws(() => k.jointKey([X, nonCanonical]), refused, "a non-canonical key");
+  assert.deepEqual(k.jointKey([X]), X);
+});
+
 test("15.6: a proof of knowledge verifies for its key and context only", () => {
   const x = k.newRoundKey();
   const X = k.publicKey(x);
@@ -78,10 +90,34 @@ test("15.6: a proof of knowledge verifies for its key and context only", () => {
     "another key": () => p.verifyKey(k.publicKey(k.newRoundKey()), CONTEXT, proof),
     "a flipped s": () => p.verifyKey(X, CONTEXT, { c: proof.c, s: g.mod(proof.s + 1n) }),
     "a flipped c": () => p.verifyKey(X, CONTEXT, { c: g.mod(proof.c + 1n), s: proof.s }),
-    "s ≥ ℓ": () => p.verifyKey(X, CONTEXT, { c: proof.c, s: proof.s + g.ORDER }),
   };
   for (const [name, run] of Object.entries(cases)) assert.throws(run, BadProofError, name);
   assert.throws(() => p.verifyKey(g.identity(), CONTEXT, proof), IdentityKeyError);
+});
+
+test("15.6, 15.7: a proof scalar not below ℓ is an InvalidScalarError, as in Python", () => {
+  const x = k.newRoundKey();
+  const [X, A] = [k.publicKey(x), g.base(3n)];
+  const key = p.proveKey(x, CONTEXT);
+  const { share, proof } = p.proveShare(x, A, CONTEXT);
+  const cases = {
+    "a key proof's s + ℓ": () => p.verifyKey(X, CONTEXT, { c: key.c, s: key.s + g.ORDER }),
+    "a key proof's c = ℓ": () => p.verifyKey(X, CONTEXT, { c: g.ORDER, s: key.s }),
+    "a share proof's s + ℓ": () => p.verifyShare(X, A, share, CONTEXT, { c: proof.c, s: proof.s + g.ORDER }),
+    "a negative c": () => p.verifyShare(X, A, share, CONTEXT, { c: -1n, s: proof.s }),
+  };
+  for (const [name, run] of Object.entries(cases)) assert.throws(run, InvalidScalarError, name);
+});
+
+test("15.6, 15.7: a given nonce outside [1, ℓ) is refused: with k ≡ 0, s = c·x would publish x", () => {
+  const x = k.newRoundKey();
+  const A = g.base(3n);
+  for (const [name, nonce] of [["0", 0n], ["ℓ", g.ORDER], ["ℓ + 1", g.ORDER + 1n], ["-5", -5n], ["a Number", 5]]) {
+    assert.throws(() => p.proveKey(x, CONTEXT, nonce), RangeError, `proveKey, nonce ${name}`);
+    assert.throws(() => p.proveShare(x, A, CONTEXT, nonce), RangeError, `proveShare, nonce ${name}`);
+  }
+  p.verifyKey(k.publicKey(x), CONTEXT, p.proveKey(x, CONTEXT, g.ORDER - 1n));
+  p.verifyShare(k.publicKey(x), A, g.mul(A, x), CONTEXT, p.proveShare(x, A, CONTEXT, 1n).proof);
 });
 
 test("15.6: the hashed input is 22 + 96 + 8 + len(context) bytes", () => {
@@ -163,4 +199,20 @@ test("15.9: JSON forms are read strictly and written in the one form read", () =
   assert.deepEqual(json.readShare(json.writeShare(share)), share);
   assert.deepEqual(Object.keys(json.writeShare(share)), ["proof", "share"]);
   assert.deepEqual(hexToBytes(json.writeScalar(1n)), g.scalarToBytes(1n));
+});
+
+test("15.9: members are compared as a set of names, not as the names joined with commas", () => {
+  const commaJoined = [
+    ["a proof", { "c,s": "00".repeat(32) }, ["c", "s"]],
+    ["a ciphertext", { "a,b": "00".repeat(32) }, ["a", "b"]],
+    ["a key with its proof", { "key,proof": 1 }, ["key", "proof"]],
+    ["a member twice over", { c: 1, "c,s": 2 }, ["c", "s"]],
+  ];
+  for (const [name, value, names] of commaJoined) {
+    assert.equal(json.hasExactly(value, names), false, name);
+    assert.throws(() => json.members(value, names), /members must be exactly/, name);
+  }
+  assert.ok(json.hasExactly({ s: 1, c: 2 }, ["c", "s"]));
+  assert.ok(!json.hasExactly({ c: 1 }, ["c", "s"]) && !json.hasExactly(["c", "s"], ["0", "1"]));
+  assert.throws(() => json.readProof({ "c,s": "00" }), BlindEncodingError);
 });

@@ -8,16 +8,24 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import test from "node:test";
 
-import { bytesToHex, hexToBytes } from "../../api/static/web/js/fairdeal/bytes.js";
+import { bytesToHex, hexToBytes, u64be } from "../../api/static/web/js/fairdeal/bytes.js";
+import { hmac } from "../../api/static/web/js/fairdeal/crypto.js";
 import * as e from "../../api/static/web/js/fairdeal/blind/elgamal.js";
-import { BadProofError, InvalidShuffleProofError, ServerStepMismatchError } from "../../api/static/web/js/fairdeal/blind/errors.js";
+import {
+  BadProofError,
+  BlindError,
+  IdentityKeyError,
+  InvalidShuffleProofError,
+  OwnProofError,
+  ServerStepMismatchError,
+} from "../../api/static/web/js/fairdeal/blind/errors.js";
 import * as g from "../../api/static/web/js/fairdeal/blind/group.js";
 import * as json from "../../api/static/web/js/fairdeal/blind/json.js";
 import * as k from "../../api/static/web/js/fairdeal/blind/keys.js";
 import * as p from "../../api/static/web/js/fairdeal/blind/proofs.js";
 import * as r from "../../api/static/web/js/fairdeal/blind/round.js";
 import * as s from "../../api/static/web/js/fairdeal/blind/shuffle.js";
-import { PROOF_CONTEXT, SERVER_NONCE } from "../../api/static/web/js/fairdeal/blind/tags.js";
+import { PROOF_CONTEXT, SERVER_NONCE, SERVER_STEP } from "../../api/static/web/js/fairdeal/blind/tags.js";
 import { canonicalDeck } from "../../api/static/web/js/fairdeal/engine/cards.js";
 import { render, roundVectors, ROUND_PY } from "./blind_make.mjs";
 
@@ -28,9 +36,11 @@ const SEED = hexToBytes("22cc07db64a2b16354022e35ff0fd33312b1f4f034c06f8e81f1b2f
 const KEY = hexToBytes("5a".repeat(32)); // a shuffle key
 const X = g.base(7n);
 
-test("the two tags are 15.1's new rows", () => {
+test("the three tags are 15.1's new rows", () => {
   assert.equal(bytesToHex(PROOF_CONTEXT), "666169726465616c2f76332f70726f6f662d636f6e7465787400");
   assert.equal(bytesToHex(SERVER_NONCE), "666169726465616c2f76332f7365727665722d6e6f6e636500");
+  assert.equal(bytesToHex(SERVER_STEP), "666169726465616c2f76332f7365727665722d7374657000");
+  assert.equal(SERVER_STEP.length, 24);
 });
 
 test("15.12.1's example contexts, byte for byte", () => {
@@ -60,9 +70,17 @@ test("a context refuses what 15.12.1 does not allow (the caller's mistake)", () 
     ["a round-key index 1", () => ctx("seat:0", "round-key", 1), RangeError],
     ["a negative index", () => ctx("server", "share", -1), RangeError],
     ["a fractional index", () => ctx("server", "share", 1.5), RangeError],
+    ["an index of 2^53", () => ctx("server", "share", 2 ** 53), RangeError],
+    ["an index of 2^64", () => ctx("server", "share", 2 ** 64), RangeError],
+    ["a boolean index", () => ctx("server", "share", true), RangeError],
+    ["a BigInt index", () => ctx("server", "share", 3n), RangeError],
+    ["an index in a string", () => ctx("server", "share", "3"), RangeError],
     ["a table that is not a string", () => r.proofContext(1, ROUND, "server", "shuffle", 0), TypeError],
   ];
   for (const [name, run, Kind] of cases) assert.throws(run, Kind, name);
+  assert.equal(r.MAX_INDEX, 2 ** 53 - 1);
+  const largest = ctx("server", "share", 2 ** 53 - 1);
+  assert.ok(bytesToHex(largest).endsWith("001fffffffffffff"), "the largest index, 2^53 − 1");
   assert.equal(bytesToHex(r.lp("")), "0000000000000000");
   assert.throws(() => r.lp("seat:\u0661"), RangeError, "lp of a non-ASCII string");
 });
@@ -122,9 +140,11 @@ test("a server seed that is not 32 bytes is the caller's mistake", () => {
 // The smallest public deck, ("kvitlach", 1), N = 24, keeps these tests quick.
 const WHERE = { table: TABLE, round: ROUND, game: "kvitlach", decks: 1 };
 const STEP = r.serverStep(KEY, X, WHERE);
+const WITNESS = r.serverWitness(KEY, X, WHERE);
 
 test("the service's step is a shuffle its proof proves, drawn as 15.12.3 says", () => {
-  const { context, input, output, proof, psi, rPrime, drawn } = STEP;
+  const { context, input, output, proof } = STEP;
+  const { psi, rPrime, drawn } = WITNESS;
   const n = input.length;
   assert.deepEqual(context, ctx("server", "shuffle", 0));
   assert.deepEqual(input, e.publicDeck("kvitlach", 1));
@@ -145,16 +165,92 @@ test("the service's step is a shuffle its proof proves, drawn as 15.12.3 says", 
 
 test("the service's step is a pure function of the shuffle key, X and the round", () => {
   assert.deepEqual(r.serverStep(KEY, X, WHERE).proof, STEP.proof);
-  const other = r.serverStep(hexToBytes("5b".repeat(32)), X, WHERE);
-  assert.notDeepEqual(other.psi, STEP.psi);
-  assert.notDeepEqual(other.rPrime, STEP.rPrime);
+  const other = r.serverWitness(hexToBytes("5b".repeat(32)), X, WHERE);
+  assert.notDeepEqual(other.psi, WITNESS.psi);
+  assert.notDeepEqual(other.rPrime, WITNESS.rPrime);
 });
+
+test("the step key is HMAC(K, SERVER_STEP ‖ u64be(len(ctx)) ‖ ctx ‖ lp(game) ‖ u64be(decks) ‖ X)", () => {
+  const c = ctx("server", "shuffle", 0);
+  const input = r.serverStepKeyInput(X, WHERE);
+  assert.equal(input.length, 80 + c.length + "kvitlach".length);
+  const expected = [SERVER_STEP, u64be(c.length), c, r.lp("kvitlach"), u64be(1), X].map(bytesToHex).join("");
+  assert.equal(bytesToHex(input), expected);
+  assert.deepEqual(r.serverStepKey(KEY, X, WHERE), hmac(KEY, input));
+  const key = r.serverStepKey(KEY, X, WHERE);
+  assert.deepEqual(r.serverPermutation(key, 24), WITNESS.psi);
+  assert.deepEqual(r.serverReencryption(key, 24), WITNESS.rPrime);
+  assert.deepEqual(r.serverProofDraws(key, 24), WITNESS.drawn);
+  assert.notDeepEqual(r.serverPermutation(KEY, 24), WITNESS.psi, "nothing is drawn from K itself");
+  assert.throws(() => r.serverStepKey(KEY.slice(1), X, WHERE), TypeError);
+  assert.throws(() => r.serverStepKey(KEY, g.identity(), WHERE), IdentityKeyError);
+});
+
+test("one shuffle key under two joint keys, rounds or games: every step key differs", () => {
+  const keys = [
+    [X, WHERE],
+    [g.base(8n), WHERE],
+    [X, { ...WHERE, round: "tbl-blind.2" }],
+    [X, { ...WHERE, table: "tbl-other" }],
+    [X, { ...WHERE, game: "toto21" }],
+    [X, { ...WHERE, decks: 2 }],
+  ].map(([key, where]) => bytesToHex(r.serverStepKey(KEY, key, where)));
+  assert.equal(new Set(keys).size, keys.length);
+});
+
+/**
+ * The review's attack on M1: two proofs from one K under joint keys X and X*. Were their draws
+ * shared, s'_i − s*'_i = c·u_ψ(i) − c*·u*_ψ(i) (ω'_i cancels) would name ψ(i) among the N
+ * candidates. Returns how many outputs it places.
+ */
+function placedByDrawReuse(a, b) {
+  const challenges = ({ context, input, output, proof }, key) => {
+    const y = s.statementDigest(context, key, input, output);
+    const u = s.permutationChallenges(y, proof.c.map(hexToBytes));
+    return { u, c: s.proofChallenge(y, s.commitmentBytes(proof)) };
+  };
+  const [one, two] = [challenges(a.step, a.key), challenges(b.step, b.key)];
+  return a.step.proof.s_prime.filter((sp, i) => {
+    const d = g.mod(json.readScalar(sp) - json.readScalar(b.step.proof.s_prime[i]));
+    const j = a.psi[i];
+    return d === g.mod(one.c * one.u[j] - two.c * two.u[j]);
+  }).length;
+}
+
+test("two steps from one shuffle key under two joint keys share no draw: ψ stays hidden (M1)", () => {
+  const X2 = g.base(8n);
+  const other = r.serverStep(KEY, X2, WHERE);
+  assert.notEqual(other.proof.t1, STEP.proof.t1, "t1 = ω_1·G: ω_1 is not shared");
+  assert.notDeepEqual(r.serverWitness(KEY, X2, WHERE).psi, WITNESS.psi);
+  const placed = placedByDrawReuse({ step: STEP, key: X, psi: WITNESS.psi }, { step: other, key: X2 });
+  assert.equal(placed, 0);
+});
+
+test("the service's proofs are verified before they are returned: OwnProofError is a BlindError", () => {
+  assert.ok(new OwnProofError("a fault") instanceof BlindError);
+  s.verifyShuffle(STEP.context, X, STEP.input, STEP.output, STEP.proof);
+});
+
+test("the service's step holds its public output only: ψ, r' and the draws are serverWitness's", () => {
+  assert.deepEqual(Object.keys(STEP).sort(), ["context", "input", "output", "proof"]);
+  assert.deepEqual(Object.keys(WITNESS).sort(), ["drawn", "psi", "rPrime"]);
+  const printed = JSON.stringify(STEP, (_, v) => (v instanceof Uint8Array ? bytesToHex(v) : v));
+  assert.ok(!printed.includes(json.writeScalar(WITNESS.rPrime[0])));
+});
+
+/** `proof` with the members `a` and `b` replaced by one named "a,b" (its sorted names joined
+ * with commas are still 15.11.6's). */
+function commaJoined(proof, a, b) {
+  const { [a]: first, [b]: second, ...rest } = proof;
+  return { ...rest, [`${a},${b}`]: [first, second] };
+}
 
 const refused = (where) => (err) => err instanceof ServerStepMismatchError && err.where === where
   && err.code === "blind.server_step";
 
 test("checkServerStep refuses a step that is not the shuffle key's", () => {
-  const { input, output, proof, psi, rPrime } = STEP;
+  const { input, output, proof } = STEP;
+  const { psi, rPrime } = WITNESS;
   const bumped = (hex) => bytesToHex(g.scalarToBytes(g.mod(g.scalarFromBytes(hexToBytes(hex)) + 1n)));
   const j = psi[2];
   const otherR = e.reEncrypt(input[j], g.mod(rPrime[j] + 1n), X);
@@ -168,8 +264,10 @@ test("checkServerStep refuses a step that is not the shuffle key's", () => {
     ["a changed s_prime[3]", [KEY, X, WHERE, output,
       { ...proof, s_prime: proof.s_prime.with(3, bumped(proof.s_prime[3])) }], "proof.s_prime"],
     ["an extra member", [KEY, X, WHERE, output, { ...proof, extra: proof.t1 }], "proof"],
+    ["c and c_hat as one member named \"c,c_hat\"", [KEY, X, WHERE, output, commaJoined(proof, "c", "c_hat")], "proof"],
     ["uppercase hex", [KEY, X, WHERE, output, { ...proof, t1: proof.t1.toUpperCase() }], "proof.t1"],
-    ["the step made for another round", [KEY, X, WHERE, other.output, other.proof], "proof.c_hat"],
+    // The step key binds the round: another round's step under one K is another deck.
+    ["the step made for another round", [KEY, X, WHERE, other.output, other.proof], "deck[0]"],
     ["another shuffle key", [hexToBytes("5b".repeat(32)), X, WHERE, output, proof], "deck[0]"],
   ];
   for (const [name, args, where] of cases) assert.throws(() => r.checkServerStep(...args), refused(where), name);
@@ -198,6 +296,17 @@ test("a card opens with the round keys as with the shares (15.12.4)", () => {
 const DIR = new URL("../vectors/blind/", import.meta.url);
 const load = async (name) => JSON.parse(await readFile(new URL(name, DIR), "utf8"));
 const VECTOR_FILES = ["round.json", "js-round.json"];
+
+/** The table and round ids of a context's bytes (15.12.1: after PROOF_CONTEXT, lp(table) ‖ lp(round)). */
+function contextIds(bytes) {
+  const ids = [];
+  for (let at = PROOF_CONTEXT.length; ids.length < 2; ) {
+    const n = Number(new DataView(bytes.buffer, bytes.byteOffset + at, 8).getBigUint64(0));
+    ids.push(new TextDecoder().decode(bytes.slice(at + 8, at + 8 + n)));
+    at += 8 + n;
+  }
+  return ids;
+}
 const V_WHERE = { table: TABLE, round: ROUND, game: "toto21", decks: 1 };
 const hex = hexToBytes;
 
@@ -210,7 +319,8 @@ test("round.json (Python) is remade byte for byte by round.js from its fixed inp
 for (const name of VECTOR_FILES) {
   test(`${name}: the tags, lp and contexts are 15.12.1's; the refused contexts are refused`, async () => {
     const v = await load(name);
-    assert.deepEqual(v.tags, { PROOF_CONTEXT: bytesToHex(PROOF_CONTEXT), SERVER_NONCE: bytesToHex(SERVER_NONCE) });
+    const tags = { PROOF_CONTEXT, SERVER_NONCE, SERVER_STEP };
+    assert.deepEqual(v.tags, Object.fromEntries(Object.entries(tags).map(([name, tag]) => [name, bytesToHex(tag)])));
     for (const c of v.lp) assert.equal(bytesToHex(r.lp(c.string)), c.bytes);
     for (const c of v.contexts) {
       const bytes = r.proofContext(v.table, v.round, c.party, c.purpose, c.index);
@@ -282,14 +392,33 @@ for (const name of VECTOR_FILES) {
     const [K, X] = [hex(st.shuffle_key), hex(st.key)];
     assert.deepEqual([st.game, st.decks, st.n, st.key], ["toto21", 1, 36, v.joint_key]);
     assert.equal(st.context, bytesToHex(ctx("server", "shuffle", 0)));
-    assert.deepEqual(r.serverPermutation(K, st.n), st.permutation);
-    assert.deepEqual(r.serverReencryption(K, st.n).map(json.writeScalar), st.reencryption);
-    assert.deepEqual(r.serverProofDraws(K, st.n).map(json.writeScalar), st.draws);
+    assert.equal(bytesToHex(r.serverStepKeyInput(X, V_WHERE)), st.step_key_input);
+    assert.equal(hex(st.step_key_input).length, 80 + hex(st.context).length + st.game.length);
+    const stepKey = r.serverStepKey(K, X, V_WHERE);
+    assert.equal(bytesToHex(stepKey), st.step_key);
+    assert.deepEqual(r.serverPermutation(stepKey, st.n), st.permutation);
+    assert.deepEqual(r.serverReencryption(stepKey, st.n).map(json.writeScalar), st.reencryption);
+    assert.deepEqual(r.serverProofDraws(stepKey, st.n).map(json.writeScalar), st.draws);
     const step = r.serverStep(K, X, V_WHERE);
     assert.deepEqual([step.output.map(json.writeCiphertext), step.proof], [st.outputs, st.proof]);
     const input = e.publicDeck("toto21", 1).map(json.writeCiphertext);
     s.verifyStep(hex(st.context), st.key, input, st.outputs, st.proof);
     r.checkServerStep(K, X, V_WHERE, st.outputs.map(json.readCiphertext), st.proof);
+  });
+
+  test(`${name}: the same shuffle key gives another step key for each other statement`, async () => {
+    const v = await load(name);
+    const K = hex(v.server_step.shuffle_key);
+    const keys = new Set([v.server_step.step_key]);
+    for (const c of v.other_step_keys) {
+      const [table, round] = contextIds(hex(c.context));
+      const where = { table, round, game: c.game, decks: c.decks };
+      assert.equal(c.context, bytesToHex(r.proofContext(table, round, "server", "shuffle", 0)), c.name);
+      assert.equal(bytesToHex(r.serverStepKeyInput(hex(c.key), where)), c.step_key_input, c.name);
+      assert.equal(bytesToHex(r.serverStepKey(K, hex(c.key), where)), c.step_key, c.name);
+      keys.add(c.step_key);
+    }
+    assert.equal(keys.size, 1 + v.other_step_keys.length);
   });
 
   test(`${name}: every altered service step is refused by 15.12.3's check`, async () => {

@@ -9,6 +9,7 @@ import test from "node:test";
 import { bytesToHex, hexToBytes } from "../../api/static/web/js/fairdeal/bytes.js";
 import * as e from "../../api/static/web/js/fairdeal/blind/elgamal.js";
 import {
+  BlindError,
   InvalidShuffleProofError,
   MalformedShuffleProofError,
   ShuffleProofError,
@@ -147,4 +148,18 @@ test("verifyStep reads the JSON forms: a deck entry that is no ciphertext is ref
   assert.throws(() => s.verifyStep(CTX, key, inJ, outJ.map(() => "00"), proof), refused);
   const upper = [{ ...outJ[0], a: outJ[0].a.toUpperCase() }, ...outJ.slice(1)];
   assert.throws(() => s.verifyStep(CTX, key, inJ, upper, proof), refusedAt("encodings", MalformedShuffleProofError));
+});
+
+test("a proof whose members s1 and s2 are one member named \"s1,s2\" is refused for its members", () => {
+  const { input, output, proof } = honest(3);
+  const { s1, s2, ...rest } = proof;
+  const joined = { ...rest, "s1,s2": [s1, s2] }; // its sorted names joined with commas are 15.11.6's
+  const refused = (err) => refusedAt("shape", MalformedShuffleProofError)(err) && /members/.test(err.message);
+  assert.throws(() => s.verifyShuffle(CTX, X, input, output, joined), refused);
+});
+
+test("a shuffle refusal is a BlindError, as Python's ShuffleProofError(BlindError)", () => {
+  const { input, output, proof } = honest(3);
+  assert.throws(() => s.verifyShuffle(CTX, X, input, output.slice(1), proof), BlindError);
+  assert.ok(new InvalidShuffleProofError("t1", "x") instanceof BlindError);
 });

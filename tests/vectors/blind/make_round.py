@@ -1,6 +1,7 @@
 """Generate the vectors of what every blind round shares (tests/vectors/blind/round.json, SPEC
 15.12.5): proof contexts, the service's round key and share with their derived nonces, the
-service's shuffle step drawn from a shuffle key, and one card opened with shares and with keys.
+service's shuffle step drawn from the step key of a shuffle key, and one card opened with
+shares and with keys.
 
 Fixed inputs: table ``tbl-blind``, round ``tbl-blind.1``, the server seed of 15.10
 (``SHA-256("fairdeal vector tbl-blind.1")``), the shuffle key ``SHA-256("fairdeal vector
@@ -53,7 +54,8 @@ REFUSED = (
     ("a party in capitals", TABLE, ROUND, "Server", "share", 0),
     ("another purpose", TABLE, ROUND, "server", "round_key", 0),
     ("a round-key index other than 0", TABLE, ROUND, "seat:0", "round-key", 1),
-    ("an index of 2^64", TABLE, ROUND, "server", "share", 2**64),
+    ("an index of 2^53", TABLE, ROUND, "server", "share", 2**53),
+    ("a boolean index", TABLE, ROUND, "server", "share", True),
     ("an empty table id", "", ROUND, "server", "share", 0),
     ("a round id with a space", TABLE, "tbl blind.1", "server", "share", 0),
     ("a non-ASCII round id", TABLE, "tbl-blind.\u0661", "server", "share", 0),
@@ -99,7 +101,8 @@ def _seats(group: Group) -> list[dict[str, Any]]:
 
 
 def _server_key(group: Group) -> dict[str, Any]:
-    x, key, proof = rounds.server_key_with_proof(group, SERVER_SEED, table=TABLE, round_id=ROUND)
+    made = rounds.server_key_with_proof(group, SERVER_SEED, table=TABLE, round_id=ROUND)
+    x, key, proof = made.private, made.key, made.proof
     ctx = context("server", "round-key", 0)
     ctr, k = rounds.key_nonce(group, SERVER_SEED, key, ctx)
     return {
@@ -180,7 +183,8 @@ def _server_step(group: Group, joint: bytes) -> tuple[dict[str, Any], rounds.Ser
     step = rounds.server_step(group, SHUFFLE_KEY, joint, OF)
     inputs = tuple((c.a, c.b) for c in elgamal.public_deck(group, GAME, DECKS))
     statement = rounds.server_statement(group, joint, inputs, step.outputs, OF)
-    recording = _Recording(rounds.StreamScalars(SHUFFLE_KEY, rounds.PROOF_STREAM))
+    step_key = rounds.step_key(group, SHUFFLE_KEY, joint, OF)
+    recording = _Recording(rounds.StreamScalars(step_key, rounds.PROOF_STREAM))
     assert tw.prove(statement, step.witness, recording) == step.proof
     tw.verify(statement, step.proof)
     return {
@@ -190,6 +194,8 @@ def _server_step(group: Group, joint: bytes) -> tuple[dict[str, Any], rounds.Ser
         "n": len(inputs),
         "context": h(statement.context),
         "key": h(joint),
+        "step_key_input": h(rounds.step_key_input(group, joint, OF)),
+        "step_key": h(step_key),
         "permutation": list(step.witness.permutation),
         "reencryption": [scalar(r) for r in step.witness.randomness],
         "draws": [scalar(r) for r in recording.drawn],
@@ -217,7 +223,9 @@ def _altered_steps(group: Group, joint: bytes, step: rounds.ServerStep) -> list[
         outputs = tuple(tw.re_encrypt(group, joint, inputs[j], randomness[j]) for j in permutation)
         ctx = rounds.proof_context(TABLE, ROUND, "server", "shuffle", index)
         statement = tw.Statement(group, joint, inputs, outputs, ctx)
-        proof = tw.prove(statement, witness, _Bumped(bump))
+        proof = tw.prove(
+            statement, witness, _Bumped(rounds.step_key(group, SHUFFLE_KEY, joint, OF), bump)
+        )
         out.append({"name": name, "outputs": tw.encode_deck(group, outputs),
                     "proof": tw.encode_proof(group, proof)})  # fmt: skip
     return out
@@ -226,14 +234,32 @@ def _altered_steps(group: Group, joint: bytes, step: rounds.ServerStep) -> list[
 class _Bumped:
     """The proof stream's draws, draw ``at`` plus one (or none changed)."""
 
-    def __init__(self, at: int | None) -> None:
-        self.inner = rounds.StreamScalars(SHUFFLE_KEY, rounds.PROOF_STREAM)
+    def __init__(self, step_key: bytes, at: int | None) -> None:
+        self.inner = rounds.StreamScalars(step_key, rounds.PROOF_STREAM)
         self.at, self.count = at, 0
 
     def below(self, bound: int) -> int:
         value = self.inner.below(bound)
         self.count += 1
         return (value + 1) % ORDER if self.count - 1 == self.at else value
+
+
+def _other_step_keys(group: Group, joint: bytes, x0: int) -> list[dict[str, Any]]:
+    """The step keys 15.12.3 gives from the same shuffle key for statements near the vectors'
+    own: each differs, so no two of these steps share a draw."""
+    cases = [
+        ("another joint key (the service's and seat 0's only)", OF,
+         group.add(group.base(x0), group.base(fixed("round key seat 0")))),
+        ("another round's context", rounds.RoundDeck(TABLE, "tbl-blind.2", GAME, DECKS), joint),
+        ("another game", rounds.RoundDeck(TABLE, ROUND, "kvitlach", 1), joint),
+    ]  # fmt: skip
+    out = []
+    for name, of, key in cases:
+        ctx = rounds.proof_context(of.table, of.round_id, "server", "shuffle", 0)
+        out.append({"name": name, "context": h(ctx), "game": of.game, "decks": of.decks,
+                    "key": h(key), "step_key_input": h(rounds.step_key_input(group, key, of)),
+                    "step_key": h(rounds.step_key(group, SHUFFLE_KEY, key, of))})  # fmt: skip
+    return out
 
 
 def _opened(group: Group, xs: list[int], ciphertext: elgamal.Ciphertext) -> dict[str, Any]:
@@ -278,11 +304,15 @@ def generate(group: Group) -> dict[str, Any]:
             "are 32 bytes little-endian, elements RFC 9496 encodings, every hex lowercase; "
             "contexts and hashed inputs are hex bytes. The server seed is SHA-256('fairdeal "
             "vector tbl-blind.1'), the shuffle key SHA-256('fairdeal vector shuffle key "
-            "tbl-blind.1'); the seats' keys and nonces are hash_to_scalar('fairdeal vector ' + "
-            "label), fixed for the vectors only. Permutations are 0-based: output i is input "
-            "permutation[i]. Generated by make_round.py beside this file."
+            "tbl-blind.1'), the service's step drawn from its step key; the seats' keys and "
+            "nonces are hash_to_scalar('fairdeal vector ' + label), fixed for the vectors "
+            "only. Permutations are 0-based: output i is input permutation[i]. Generated by "
+            "make_round.py beside this file."
         ),
-        "tags": {name: h(getattr(tags, name)) for name in ("PROOF_CONTEXT", "SERVER_NONCE")},
+        "tags": {
+            name: h(getattr(tags, name))
+            for name in ("PROOF_CONTEXT", "SERVER_NONCE", "SERVER_STEP")
+        },
         "table": TABLE,
         "round": ROUND,
         **_contexts(),
@@ -293,6 +323,7 @@ def generate(group: Group) -> dict[str, Any]:
         "server_share": _server_share(group, x0, ciphertext),
         "other_nonces": _other_nonces(group, x0, ciphertext),
         "server_step": step_vector,
+        "other_step_keys": _other_step_keys(group, joint, x0),
         "altered_steps": _altered_steps(group, joint, step),
         "opened": _opened(group, xs, ciphertext),
     }

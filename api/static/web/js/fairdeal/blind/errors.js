@@ -33,7 +33,7 @@ export class WrongRevealedKeyError extends BlindError {}
  * the check that failed: "shape", "encodings", or an equation ("t1" … "t42", "t_hat[i]",
  * i 0-based as in the vectors).
  */
-export class ShuffleProofError extends FairdealError {
+export class ShuffleProofError extends BlindError {
   static code = "shuffle_invalid";
 
   constructor(step, message) {
@@ -66,3 +66,7 @@ export class ServerStepMismatchError extends BlindError {
     return ServerStepMismatchError.code;
   }
 }
+
+/** A proof the service has just made that does not verify (a fault): never returned, as SPEC
+ * 15.12.2 requires of every proof the service makes (Python's `rounds.OwnProofError`). */
+export class OwnProofError extends BlindError {}

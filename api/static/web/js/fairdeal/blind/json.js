@@ -27,15 +27,21 @@ export function writeScalar(k) {
   return bytesToHex(scalarToBytes(k));
 }
 
+/**
+ * True when `value` is an object whose members are exactly the distinct `names`: as many, and
+ * each one present. (Not the names joined: a member named "c,s" is neither c nor s.)
+ */
+export function hasExactly(value, names) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  return Object.keys(value).length === names.length && names.every((name) => Object.hasOwn(value, name));
+}
+
 /** The members of `value`, refused unless they are exactly `names`. */
 export function members(value, names) {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new BlindEncodingError("not a JSON object");
   }
-  const keys = Object.keys(value).sort();
-  if (keys.join() !== [...names].sort().join()) {
-    throw new BlindEncodingError(`members must be exactly ${names.join(", ")}`);
-  }
+  if (!hasExactly(value, names)) throw new BlindEncodingError(`members must be exactly ${names.join(", ")}`);
   return value;
 }
 

@@ -1,13 +1,15 @@
 // SPEC 15.6 and 15.7: the Schnorr proof of knowledge of a round key and the Chaum–Pedersen
 // proof of a decryption share, each bound to a context. A proof is {c, s} (BigInt scalars);
 // verifying returns nothing or throws BadProofError (InvalidElementError,
-// IdentityKeyError for inputs that do not decode or a key that is O).
+// IdentityKeyError for inputs that do not decode or a key that is O; InvalidScalarError for
+// a c or s not below ℓ, as Python's).
 //
 // Proving uses secret scalars (x, the nonce k): constant-time mul/base. Verifying uses only
-// public ones (c, s): pointMulPublic.
+// public ones (c, s): pointMulPublic. A given nonce must be in [1, ℓ), as x must: with k ≡ 0
+// the proof's s = c·x publishes x.
 
 import { concatBytes, u64be } from "../bytes.js";
-import { BadProofError } from "./errors.js";
+import { BadProofError, InvalidScalarError } from "./errors.js";
 import * as g from "./group.js";
 import { publicKey, roundKeyPoint } from "./keys.js";
 import { KEY_PROOF, SHARE_PROOF } from "./tags.js";
@@ -31,13 +33,20 @@ export function shareProofInput(X, A, D, T1, T2, context) {
 
 function checkScalars(proof) {
   for (const v of [proof.c, proof.s]) {
-    if (typeof v !== "bigint" || v < 0n || v >= g.ORDER) throw new BadProofError("a proof scalar is not below ℓ");
+    if (typeof v !== "bigint" || v < 0n || v >= g.ORDER) throw new InvalidScalarError("a proof scalar is not below ℓ");
   }
+}
+
+/** A nonce is a secret scalar in [1, ℓ) (RangeError, the caller's mistake, as for x). */
+function checkNonce(k) {
+  if (typeof k !== "bigint" || k <= 0n || k >= g.ORDER) throw new RangeError("a nonce is in [1, ℓ)");
+  return k;
 }
 
 /** 15.6: prove knowledge of x for X = x·G. `nonce` is for vectors only: fresh by default. */
 export function proveKey(x, context, nonce = g.randomScalar()) {
   const X = publicKey(x);
+  checkNonce(nonce);
   const c = g.hashToScalar(keyProofInput(X, g.base(nonce), context));
   return { c, s: g.mod(nonce + c * x) };
 }
@@ -54,6 +63,7 @@ export function verifyKey(X, context, proof) {
 /** 15.7: party x's share D = x·A of the element A, with its proof for a context. */
 export function proveShare(x, A, context, nonce = g.randomScalar()) {
   const X = publicKey(x);
+  checkNonce(nonce);
   const D = g.mul(A, x);
   const input = shareProofInput(X, A, D, g.base(nonce), g.mul(A, nonce), context);
   const c = g.hashToScalar(input);

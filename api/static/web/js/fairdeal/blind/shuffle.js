@@ -14,7 +14,7 @@ import { bytesToHex, concatBytes, u64be } from "../bytes.js";
 import { sha512 } from "../../vendor/noble-hashes/sha2.js";
 import { BlindEncodingError, InvalidShuffleProofError, MalformedShuffleProofError } from "./errors.js";
 import * as g from "./group.js";
-import { hex32, readScalar, writeScalar } from "./json.js";
+import { hasExactly, hex32, readScalar, writeScalar } from "./json.js";
 import { roundKeyPoint } from "./keys.js";
 import { SHUFFLE_CHALLENGE, SHUFFLE_GENERATOR, SHUFFLE_STATEMENT, SHUFFLE_U, SHUFFLE_U_SEED } from "./tags.js";
 
@@ -202,8 +202,7 @@ function checkShape(input, output, proof) {
   if (proof === null || typeof proof !== "object" || Array.isArray(proof)) {
     refuse("shape", "the proof is not an object");
   }
-  const names = Object.keys(proof).sort().join();
-  if (names !== [...PROOF_MEMBERS].sort().join()) refuse("shape", "the proof's members are not exactly 15.11.6's");
+  if (!hasExactly(proof, PROOF_MEMBERS)) refuse("shape", "the proof's members are not exactly 15.11.6's");
   for (const name of PROOF_MEMBERS) {
     const value = proof[name];
     const entries = ARRAYS.has(name) ? value : [value];
@@ -282,8 +281,7 @@ export function verifyShuffle(ctx, X, input, output, proof) {
 function deckShape(deck, which) {
   if (!Array.isArray(deck)) refuse("shape", `the ${which} deck is not an array`);
   for (const entry of deck) {
-    const ok = entry !== null && typeof entry === "object" && Object.keys(entry).sort().join() === "a,b";
-    if (!ok || typeof entry.a !== "string" || typeof entry.b !== "string") {
+    if (!hasExactly(entry, ["a", "b"]) || typeof entry.a !== "string" || typeof entry.b !== "string") {
       refuse("shape", `an entry of the ${which} deck is not a ciphertext`);
     }
   }

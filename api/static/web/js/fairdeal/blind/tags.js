@@ -8,9 +8,10 @@ export const CARD_POINT = tag("fairdeal/v3/card-point");
 export const ROUND_KEY = tag("fairdeal/v3/round-key");
 export const KEY_PROOF = tag("fairdeal/v3/key-proof");
 export const SHARE_PROOF = tag("fairdeal/v3/share-proof");
-// A round's proof contexts and the service's proof nonces (SPEC 15.12.1, 15.12.2).
+// A round's proof contexts, the service's proof nonces and its step key (SPEC 15.12.1–15.12.3).
 export const PROOF_CONTEXT = tag("fairdeal/v3/proof-context");
 export const SERVER_NONCE = tag("fairdeal/v3/server-nonce");
+export const SERVER_STEP = tag("fairdeal/v3/server-step");
 
 
 // The shuffle proof's tags (SPEC 15.11.1).
@@ -27,6 +28,7 @@ export const BLIND_TAGS = {
   SHARE_PROOF,
   PROOF_CONTEXT,
   SERVER_NONCE,
+  SERVER_STEP,
   SHUFFLE_GENERATOR,
   SHUFFLE_STATEMENT,
   SHUFFLE_U_SEED,
