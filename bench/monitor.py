@@ -538,7 +538,7 @@ def power_table(population: Population, checkpoints: Sequence[int]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--honest", type=int, default=200, help="honest seats (default 200)")
     parser.add_argument("--cheaters", type=int, default=10, help="cheaters per p (default 10)")
     parser.add_argument(
