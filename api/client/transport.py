@@ -34,9 +34,12 @@ class Retries:
 
     def wait(self, attempt: int, retry_after: str | None) -> None:
         """Wait before try number ``attempt + 1`` (``attempt`` counts from 1)."""
-        seconds = self.backoff_s * 2 ** (attempt - 1)
         if retry_after is not None and retry_after.strip().isdigit():
             seconds = float(retry_after.strip())
+        else:
+            # The doubling stops at 2^62: past it, 2.0 ** n overflows a float long before any
+            # max_wait_s would let it matter (a client that tries a thousand times).
+            seconds = self.backoff_s * 2.0 ** min(attempt - 1, 62)
         self.sleep(min(seconds, self.max_wait_s))
 
 

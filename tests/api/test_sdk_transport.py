@@ -232,3 +232,13 @@ def test_creating_a_table_answered_503_with_nothing_stored_is_sent_again(
     assert slept == [3.0]
     assert len([s for s in relay.seen if s.path.endswith("/v1/tables")]) == 2
     assert types_of(events_of(server.url, seat.table_id))[0] == "table_created"
+
+
+def test_the_wait_between_tries_stays_bounded_however_many_tries_a_client_allows() -> None:
+    waits: list[float] = []
+    retries = Retries(attempts=2000, backoff_s=0.02, max_wait_s=0.5, sleep=waits.append)
+    for attempt in (1, 2, 3, 1025, 1999):  # 2 ** 1024 overflowed a float before
+        retries.wait(attempt, None)
+    assert waits == [0.02, 0.04, 0.08, 0.5, 0.5]
+    retries.wait(1999, "3")  # a 503's Retry-After, still capped
+    assert waits[-1] == 0.5
