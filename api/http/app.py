@@ -5,7 +5,6 @@ import itertools
 import json
 import logging
 import threading
-import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
@@ -33,7 +32,7 @@ from ..service.errors import (
 from ..service.keystore import load_keys
 from ..service.service import Clock, Idempotency, Service, wall_clock
 from ..service.tokens import same_secret, token_hash
-from ..storage import StorageUnavailableError, Store, open_store
+from ..storage import StorageUnavailableError, open_store
 from ..web import pages
 from . import limits, metrics, schemas
 from . import logs as log_setup
@@ -50,28 +49,6 @@ MAX_IDEMPOTENCY_KEY = 128
 tables = Blueprint("tables", __name__, url_prefix="/v1", description="Tables, seats and rounds")
 logs = Blueprint("log", __name__, url_prefix="/v1", description="The transparency log and keys")
 health = Blueprint("health", __name__, description="Liveness and readiness")
-
-
-# A worker that gunicorn starts (again) while the database is briefly unreachable would fail to
-# boot, and gunicorn then stops the whole service: the schema check waits for the database a
-# little first, as every request does through its 503 (seen: a second worker booting during a
-# storm of terminated PostgreSQL connections took the service down).
-MIGRATE_WAITS_S = (0.1, 0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
-
-
-def migrate_patiently(store: Store, sleep: Callable[[float], None] = time.sleep) -> None:
-    """``store.migrate()``, tried again after each wait of ``MIGRATE_WAITS_S`` while the
-    database is unavailable; the last failure is raised."""
-    for wait in MIGRATE_WAITS_S:
-        try:
-            store.migrate()
-            return
-        except StorageUnavailableError as error:
-            log.warning(
-                "the database is unavailable at start, trying again in %s s: %s", wait, error
-            )
-            sleep(wait)
-    store.migrate()
 
 
 def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask:
@@ -95,7 +72,7 @@ def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask
         OPENAPI_REDOC_URL="/static/redoc/redoc.standalone.js",  # vendored: no CDN needed
     )
     store = open_store(config.store_url)
-    migrate_patiently(store)
+    store.migrate()
     service = Service(store, load_keys(config), config, clock)
     app.extensions[EXTENSION] = service
     api = DocumentedApi(app)

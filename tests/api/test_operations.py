@@ -11,9 +11,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bench.transport import send_bytes
-from fairdeal.api.http.app import MIGRATE_WAITS_S, _sweep_once, create_app, migrate_patiently
+from fairdeal.api.http.app import _sweep_once, create_app
 from fairdeal.api.service.config import Config, ConfigError
-from fairdeal.api.storage import StorageUnavailableError, open_store
 from tests.api.bots import error_of, play_toto21_round, raw, toto21_table
 from tests.api.conftest import Server, serving, start_server, stop_server
 
@@ -228,34 +227,3 @@ def test_production_configuration_limits_and_a_bad_rate_is_refused(tmp_path: Pat
     config = Config(instance_path=tmp_path, sweep_interval_s=0, rate_limit="thirty a minute")
     with pytest.raises(ConfigError, match="FAIRDEAL_RATE_LIMIT"):
         create_app(config)
-
-
-class _DownAtFirst:
-    """A real SQLite store whose database is unavailable for its first ``down`` migrations
-    (fault injection: a worker booting during a database outage)."""
-
-    def __init__(self, path: Path, down: int) -> None:
-        self.store = open_store(f"sqlite:///{path}")
-        self.down = down
-        self.tries = 0
-
-    def migrate(self) -> None:
-        self.tries += 1
-        if self.tries <= self.down:
-            raise StorageUnavailableError("terminating connection due to administrator command")
-        self.store.migrate()
-
-
-def test_a_worker_booting_while_the_database_is_briefly_down_waits_for_it(tmp_path: Path) -> None:
-    waits: list[float] = []
-    store = _DownAtFirst(tmp_path / "db.sqlite", down=3)
-    migrate_patiently(store, sleep=waits.append)  # type: ignore[arg-type]
-    assert store.tries == 4 and waits == list(MIGRATE_WAITS_S[:3])
-
-
-def test_a_database_that_stays_down_still_stops_the_boot_with_its_reason(tmp_path: Path) -> None:
-    waits: list[float] = []
-    store = _DownAtFirst(tmp_path / "db.sqlite", down=100)
-    with pytest.raises(StorageUnavailableError, match="administrator command"):
-        migrate_patiently(store, sleep=waits.append)  # type: ignore[arg-type]
-    assert waits == list(MIGRATE_WAITS_S) and store.tries == len(MIGRATE_WAITS_S) + 1
