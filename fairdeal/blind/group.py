@@ -77,6 +77,11 @@ def read_scalar(data: bytes) -> int:
     return k
 
 
+def length_prefixed(data: bytes) -> bytes:
+    """``u64be(len(data)) ‖ data``: how SPEC 15 writes a context or a string into a hashed input."""
+    return len(data).to_bytes(8, "big") + data
+
+
 def hash_to_scalar(data: bytes) -> int:
     """SHA-512 of ``data``, read little-endian, mod the order (SPEC 15.2)."""
     return int.from_bytes(hashlib.sha512(data).digest(), "little") % ORDER

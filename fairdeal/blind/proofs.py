@@ -15,7 +15,6 @@ seat never passes it; whoever does must never give one nonce to two statements.
 """
 
 import hmac
-import struct
 from dataclasses import dataclass
 
 from fairdeal.blind import tags
@@ -27,6 +26,7 @@ from fairdeal.blind.group import (
     IdentityKeyError,
     InvalidScalarError,
     hash_to_scalar,
+    length_prefixed,
     random_scalar,
     read_scalar_hex,
     scalar_bytes,
@@ -61,20 +61,16 @@ def members(value: object, names: tuple[str, ...], what: str) -> list[object]:
     return [value[name] for name in names]
 
 
-def _context(context: bytes) -> bytes:
-    return struct.pack(">Q", len(context)) + context
-
-
 def knowledge_transcript(group: Group, key: bytes, t: bytes, context: bytes) -> bytes:
     """The bytes hashed for the challenge (SPEC 15.6)."""
-    return tags.KEY_PROOF + group.generator + key + t + _context(context)
+    return tags.KEY_PROOF + group.generator + key + t + length_prefixed(context)
 
 
 def dleq_transcript(
     group: Group, statement: tuple[bytes, bytes, bytes], t: tuple[bytes, bytes], context: bytes
 ) -> bytes:
     """The bytes hashed for the challenge (SPEC 15.7); ``statement`` is ``(X, A, D)``."""
-    return tags.SHARE_PROOF + b"".join((group.generator, *statement, *t)) + _context(context)
+    return tags.SHARE_PROOF + b"".join((group.generator, *statement, *t)) + length_prefixed(context)
 
 
 def require_secret_safe(group: Group) -> None:

@@ -34,7 +34,7 @@ from fairdeal import randomness
 from fairdeal.blind import elgamal, tags
 from fairdeal.blind import shuffle as tw
 from fairdeal.blind.elgamal import Ciphertext, Share
-from fairdeal.blind.group import ORDER, BlindError, Group, hash_to_scalar
+from fairdeal.blind.group import ORDER, BlindError, Group, hash_to_scalar, length_prefixed
 from fairdeal.blind.proofs import (
     Proof,
     prove_dleq,
@@ -71,8 +71,7 @@ class OwnProofError(BlindError):
 
 def lp(s: str) -> bytes:
     """``u64be(len(s)) ‖ s``, ``s`` as ASCII bytes."""
-    data = s.encode("ascii")
-    return struct.pack(">Q", len(data)) + data
+    return length_prefixed(s.encode("ascii"))
 
 
 def proof_context(table: str, round_id: str, party: str, purpose: str, index: int) -> bytes:
@@ -102,7 +101,7 @@ def key_nonce_input(
     group: Group, server_seed: bytes, ctr: int, key: bytes, context: bytes
 ) -> bytes:
     """What ``hash_to_scalar`` reads for the nonce of the service's proof of knowledge."""
-    statement = tags.KEY_PROOF + group.generator + key + _lp_bytes(context)
+    statement = tags.KEY_PROOF + group.generator + key + length_prefixed(context)
     return _nonce_prefix(server_seed, ctr) + statement
 
 
@@ -115,7 +114,7 @@ def share_nonce_input(
 ) -> bytes:
     """What ``hash_to_scalar`` reads for the nonce of the service's share proof;
     ``statement`` is ``(X_0, A, D)``."""
-    hashed = tags.SHARE_PROOF + b"".join((group.generator, *statement)) + _lp_bytes(context)
+    hashed = tags.SHARE_PROOF + b"".join((group.generator, *statement)) + length_prefixed(context)
     return _nonce_prefix(server_seed, ctr) + hashed
 
 
@@ -201,10 +200,6 @@ def _nonce_prefix(server_seed: bytes, ctr: int) -> bytes:
     return tags.SERVER_NONCE + server_seed + struct.pack(">Q", ctr)
 
 
-def _lp_bytes(data: bytes) -> bytes:
-    return struct.pack(">Q", len(data)) + data
-
-
 def _first_nonzero(hashed_input: Callable[[int], bytes]) -> tuple[int, int]:
     """The first ``ctr`` of 0, 1, 2, … whose input hashes to a non-zero scalar, and that scalar."""
     ctr = 0
@@ -231,7 +226,7 @@ def step_key_input(group: Group, joint_key: bytes, of: RoundDeck) -> bytes:
     game and deck count of its input deck, and the joint key."""
     context = proof_context(of.table, of.round_id, SERVER, "shuffle", SERVER_STEP)
     rules = lp(of.game) + struct.pack(">Q", of.decks)
-    return tags.SERVER_STEP + _lp_bytes(context) + rules + group.encode(joint_key)
+    return tags.SERVER_STEP + length_prefixed(context) + rules + group.encode(joint_key)
 
 
 def step_key(group: Group, shuffle_key: bytes, joint_key: bytes, of: RoundDeck) -> bytes:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from fairdeal.blind.algebra import SYSTEM_RANDOMNESS, Group, Randomness
-from fairdeal.blind.group import BlindError
+from fairdeal.blind.group import BlindError, length_prefixed
 from fairdeal.blind.tags import (
     SHUFFLE_CHALLENGE,
     SHUFFLE_GENERATOR,
@@ -158,7 +158,7 @@ class FiatShamir:
 def _statement_digest(statement: Statement[Any]) -> bytes:
     """y of SPEC 15.11.3: the context, N, the key and both decks."""
     group, context = statement.group, statement.context
-    hashed = hashlib.sha512(SHUFFLE_STATEMENT + _u64be(len(context)) + context)
+    hashed = hashlib.sha512(SHUFFLE_STATEMENT + length_prefixed(context))
     hashed.update(_u64be(len(statement.inputs)) + group.encode(statement.key))
     for a, b in (*statement.inputs, *statement.outputs):
         hashed.update(group.encode(a) + group.encode(b))
