@@ -104,6 +104,40 @@ class SeatKeyError(IllegalActionError):
     as any illegal action; the verifier names it apart (``sig.seat_key``)."""
 
 
+class KeyRequiredError(SeatKeyError):
+    """A seat without a key at a dealer-blind table, where every seat is a party to the
+    round's cryptography (SPEC 15.13.1)."""
+
+    code = "key_required"
+
+
+class KeyInvalidError(IllegalActionError):
+    """A seat's round key that is not an element, is the identity or another party's, or
+    whose proof of knowledge does not verify (SPEC 15.13.3.2)."""
+
+    code = "key_invalid"
+
+
+class ShuffleInvalidError(IllegalActionError):
+    """A seat's shuffle step whose proof does not verify for its input deck (SPEC 15.13.5.3)."""
+
+    code = "shuffle_invalid"
+
+
+class ShareInvalidError(IllegalActionError):
+    """A decryption share that is not an element or whose proof does not verify (SPEC
+    15.13.6.3)."""
+
+    code = "share_invalid"
+
+
+class KeyMismatchError(IllegalActionError):
+    """A revealed round key that is not the private key of the seat's logged one (SPEC
+    15.13.7.3)."""
+
+    code = "key_mismatch"
+
+
 class SeatSignatureError(IllegalActionError):
     """A seat's command whose statement signature is missing, wrong or used before (SPEC
     6.7). ``code`` tells which; the verifier reports each under its own finding code."""

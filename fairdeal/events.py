@@ -38,7 +38,9 @@ from fairdeal.keys import KeySet, Signer
 from fairdeal.protocol import SERVER
 
 VERSION = 1  # the first protocol's events; a table's chain keeps its table_created's version
-VERSIONS = (1, 2)  # SPEC 5.1: 2 is the protocol with seat keys and seed commitments (6.7)
+# SPEC 5.1: 2 is the protocol with seat keys and seed commitments (6.7), 3 that of
+# dealer-blind tables (15.13)
+VERSIONS = (1, 2, 3)
 GENESIS_PREV = "0" * 64
 _FIELDS = ("version", "table", "round", "seq", "prev", "time", "type", "actor", "data")
 _FIELD_SET = frozenset(_FIELDS)

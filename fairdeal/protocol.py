@@ -31,6 +31,23 @@ ROUND_REVEALED = "round_revealed"
 # Why a round is voided when a seat that committed to its seed does not reveal it (SPEC 6.4).
 SEED_WITHHELD = "seed_withheld"
 
+# Dealer-blind tables (protocol version 3, SPEC 15.13): the option that asks for one, and the
+# events of the round's cryptography, in the order a round logs them.
+DEALING, BLIND_DEALING = "dealing", "blind"
+DECK_SHUFFLED = "deck_shuffled"
+SHUFFLE_DUE = "shuffle_due"
+SHUFFLE_TIMEOUT = "shuffle_timeout"
+SHARES_DUE = "shares_due"
+DECRYPTION_SHARES = "decryption_shares"
+SHARES_TIMEOUT = "shares_timeout"
+CARD_OPENED = "card_opened"
+KEYS_DUE = "keys_due"
+ROUND_KEY = "round_key"
+KEYS_TIMEOUT = "keys_timeout"
+GOLDEN_POINT = "golden_point"
+# A seat's answer to each request, which its statement must name or follow (SPEC 15.13.11)
+ANSWERS = {SHUFFLE_DUE: DECK_SHUFFLED, SHARES_DUE: DECRYPTION_SHARES, KEYS_DUE: ROUND_KEY}
+
 # The actor of every event the service logs on its own account (SPEC 5.1).
 SERVER = "server"
 

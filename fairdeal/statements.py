@@ -26,6 +26,7 @@ from fairdeal.canonical import canonical_bytes
 from fairdeal.errors import (
     EventSchemaError,
     IllegalActionError,
+    KeyRequiredError,
     SeatKeyError,
     SeatSignatureError,
     SignatureMissingError,
@@ -37,6 +38,7 @@ from fairdeal.events import Draft, Event, actor_seat
 from fairdeal.game import Command
 from fairdeal.keys import raw_public_key
 from fairdeal.protocol import (
+    ANSWERS,
     CLIENT_SEED,
     ROUND_OPENED,
     SEAT_JOINED,
@@ -46,7 +48,9 @@ from fairdeal.protocol import (
     is_hex64,
 )
 
-FIRST, SIGNED = 1, 2  # protocol versions: SIGNED binds seat keys and takes seed commitments
+# protocol versions: SIGNED binds seat keys and takes seed commitments, BLIND is that of
+# dealer-blind tables (SPEC 15.13), where a seat's signed members are logged once
+FIRST, SIGNED, BLIND = 1, 2, 3
 KEY, SIGNATURE = "key", "signed"  # the members the engine owns in a command's event
 MAX_N = 2**53 - 1
 
@@ -67,23 +71,28 @@ NO_KEYS: SeatKeys = MappingProxyType({})
 class Seen:
     """The events a statement may name as the one it was made ``after`` (SPEC 6.7): from
     the event before the last table_state (the last a seat at rest saw) on, by their hashes
-    from seq ``start``; and the seq of the round's ``seeds_committed``, which a reveal
-    must name or follow."""
+    from seq ``start``; the seq of the round's ``seeds_committed``, which a reveal
+    must name or follow; and (version 3) the seq of the last request of the round's
+    cryptography (``shuffle_due``, ``shares_due``, ``keys_due``), which an answer must name
+    or follow (SPEC 15.13.11)."""
 
     start: int = 0
     hashes: tuple[str, ...] = ()
     reveals_at: int | None = None
+    answers_at: int | None = None
 
     def then(self, event: Event, event_hash: str) -> "Seen":
         """What may be named once ``event`` (of hash ``event_hash``) is logged."""
         if event.type == TABLE_STATE:
             return Seen(event.seq - 1, (event.prev, event_hash))
-        reveals_at = self.reveals_at
+        reveals_at, answers_at = self.reveals_at, self.answers_at
         if event.type == ROUND_OPENED:
-            reveals_at = None
+            reveals_at = answers_at = None
         elif event.type == SEEDS_COMMITTED:
             reveals_at = event.seq
-        return Seen(self.start, (*self.hashes, event_hash), reveals_at)
+        elif event.type in ANSWERS:
+            answers_at = event.seq
+        return Seen(self.start, (*self.hashes, event_hash), reveals_at, answers_at)
 
     def check(self, command: Command, after: Any) -> None:
         """``after`` must be {seq, hash} of an event this one allows (else the statement was
@@ -100,9 +109,12 @@ class Seen:
             raise SeatSignatureError(f"the event at seq {seq} is not the one the seat saw")
         if command.type == CLIENT_SEED and self.reveals_at is not None and seq < self.reveals_at:
             raise SignatureStaleError("a reveal names seeds_committed or an event after it")
+        if command.type in _ANSWER_TYPES and self.answers_at is not None and seq < self.answers_at:
+            raise SignatureStaleError(f"a {command.type} names its request or an event after it")
 
 
 NOTHING_SEEN = Seen()
+_ANSWER_TYPES = frozenset(ANSWERS.values())
 
 
 def statement(
@@ -177,6 +189,10 @@ def admit(
         return command, None
     if command.type == SEAT_JOINED:
         key = data.get(KEY)
+        if key is None and version >= BLIND:
+            raise KeyRequiredError(
+                "a dealer-blind table seats only keyed seats: send key, your Ed25519 public key"
+            )
         if key is not None and not (is_hex64(key) and is_strong_key(key)):
             raise SeatKeyError(
                 "key is a 64-hex Ed25519 public key of a point of large order, or null"
@@ -222,11 +238,32 @@ def as_sent(command: Command) -> Command:
     return replace(command, data={**data, SIGNATURE: sent})
 
 
-def logged(draft: Draft, members: Mapping[str, Any] | None) -> Draft:
-    """The command's first draft with the engine's members added."""
+def logged(draft: Draft, members: Mapping[str, Any] | None, version: int = SIGNED) -> Draft:
+    """The command's first draft with the engine's members added. In version 3 a member
+    the seat signed is logged once, inside ``signed`` (SPEC 15.13.11): the draft's copy is
+    left out (``record`` made it equal to the signed value)."""
     if not members:
         return draft
-    return replace(draft, data={**draft.data, **members})
+    signed = members.get(SIGNATURE)
+    data = dict(draft.data)
+    if version >= BLIND and isinstance(signed, Mapping):
+        for name in signed["data"]:
+            data.pop(name, None)
+    return replace(draft, data={**data, **members})
+
+
+def command_data(version: int, data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An event's data as the rules record them (SPEC 6.7, 15.13.11): without the statement
+    a seat signed (``signed``), and in version 3 with the members it signed, which are logged
+    inside it, put back. Data of no seat's statement are returned as they are."""
+    signed = data.get(SIGNATURE)
+    if not isinstance(signed, Mapping):
+        return data
+    others = {name: value for name, value in data.items() if name != SIGNATURE}
+    inner = signed.get("data")
+    if version >= BLIND and isinstance(inner, Mapping):
+        return {**inner, **others}
+    return others
 
 
 def after(keys: SeatKeys, drafts: Iterable[Draft]) -> SeatKeys:

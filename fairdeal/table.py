@@ -30,13 +30,15 @@ from fairdeal.frozen import make
 from fairdeal.game import AnyGame, Command, Game
 from fairdeal.keys import Signer
 from fairdeal.protocol import (
+    BLIND_DEALING,
+    DEALING,
     ROUND_OPENED,
     ROUND_REVEALED,
     SERVER,
     TABLE_CREATED,
     TABLE_STATE,
 )
-from fairdeal.statements import NO_KEYS, NOTHING_SEEN, SIGNED, SeatKeys, Seen
+from fairdeal.statements import BLIND, NO_KEYS, NOTHING_SEEN, SIGNED, SeatKeys, Seen
 
 S = TypeVar("S")
 
@@ -106,6 +108,24 @@ def created_draft(game: AnyGame, raw_options: Mapping[str, Any]) -> Draft:
     return Draft(TABLE_CREATED, SERVER, {"game": game.name, "options": game.options(raw_options)})
 
 
+def version_for(options: Mapping[str, Any]) -> int:
+    """The protocol version a table with these full options is created in (SPEC 6.2): 3
+    exactly when they ask for dealer-blind dealing, else 2."""
+    return BLIND if options.get(DEALING) == BLIND_DEALING else SIGNED
+
+
+def created_version(game: AnyGame, raw_options: Mapping[str, Any]) -> int:
+    """The version the service creates a table of ``game`` with these options in (6.2)."""
+    return version_for(game.options(raw_options))
+
+
+def check_version(options: Mapping[str, Any], version: int) -> None:
+    """A table's version and options agree (SPEC 6.2): version 3 exactly for blind dealing;
+    versions 1 and 2 for every other table. Raises OptionsError."""
+    if (version >= BLIND) != (version_for(options) == BLIND):
+        raise OptionsError(f"a version-{version} table does not take these options")
+
+
 def create(
     game: Game[S],
     table_id: str,
@@ -113,11 +133,15 @@ def create(
     time: int,
     signer: Signer,
     *,
-    version: int = VERSION,
+    version: int | None = None,
 ) -> tuple[Table[S], SignedEvent]:
     """A new table: ``table_created`` at seq 0 with the game's name and full options, in
-    the protocol ``version`` its whole chain keeps."""
+    the protocol ``version`` its whole chain keeps (by default version 1, or 3 for options
+    that ask for blind dealing; the service creates every table in ``version_for``'s)."""
     draft = created_draft(game, raw_options)
+    if version is None:
+        version = BLIND if version_for(draft.data["options"]) == BLIND else VERSION
+    check_version(draft.data["options"], version)
     head = ChainHead(table_id, version=version)
     signed = sign(head.stamp(draft, time), signer)
     seen = Seen(0, (signed.hash.hex(),)) if version >= SIGNED else NOTHING_SEEN
@@ -175,7 +199,7 @@ def _decided(
     first = decision.drafts[0]
     if statements.SIGNATURE in members and first.round != command.round:
         raise IllegalActionError(f"a signed {command.type} names the round its event does")
-    return [statements.logged(first, members), *decision.drafts[1:]], decision.state
+    return [statements.logged(first, members, at.version), *decision.drafts[1:]], decision.state
 
 
 def _log_state(table: Table[S], time: int, signer: Signer) -> tuple[Table[S], list[SignedEvent]]:
@@ -227,6 +251,7 @@ def restored(game: Game[S], data: Mapping[str, Any], version: int = VERSION) -> 
         raise EventSchemaError("table_state names another game or has no options")
     if json_text(game.options(options)) != json_text(options):
         raise OptionsError("options are not in their full form")
+    check_version(options, version)
     seats = statements.from_json(data.get(SEAT_KEYS)) if version >= SIGNED else NO_KEYS
     state = game.restore(members)
     again = state_draft(game, state, _keys_of(version, seats))
@@ -238,7 +263,10 @@ def restored(game: Game[S], data: Mapping[str, Any], version: int = VERSION) -> 
 def follow(table: Table[S], event: Event, event_hash: bytes) -> Table[S]:
     """The table after one more event of its own log, trusted (the service's cache), as
     ``execute`` leaves it: a table_state changes nothing but where the table stands."""
-    state = table.state if event.type == TABLE_STATE else table.game.apply(table.state, event)
+    state = table.state
+    if event.type != TABLE_STATE:
+        recorded = replace(event, data=statements.command_data(event.version, event.data))
+        state = table.game.apply(state, recorded)
     head = table.head.advance(event, event_hash)
     seats, seen = table.seats, table.seen
     if head.version >= SIGNED:
@@ -247,15 +275,18 @@ def follow(table: Table[S], event: Event, event_hash: bytes) -> Table[S]:
     return Table(table.game, state, head, table.standing.after([event.type]), seats, seen)
 
 
-def started(game_of: Mapping[str, AnyGame], data: Mapping[str, Any]) -> tuple[AnyGame, Any]:
+def started(
+    game_of: Mapping[str, AnyGame], data: Mapping[str, Any], version: int
+) -> tuple[AnyGame, Any]:
     """The game ``table_created``'s data name, and its first state: a known game, with
-    options in their full form (SPEC 6.2)."""
+    options in their full form that the chain's protocol ``version`` takes (SPEC 6.2)."""
     game = game_of.get(data.get("game", ""))
     options = data.get("options")
     if game is None or not isinstance(options, dict):
         raise EventSchemaError("table_created names no known game or has no options")
     if json_text(created_draft(game, options).data) != json_text(data):
         raise OptionsError("options are not in their full form")
+    check_version(options, version)
     return game, game.new(options)
 
 

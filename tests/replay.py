@@ -19,7 +19,7 @@ def replay(game_of: Mapping[str, AnyGame], events: list[Event]) -> Table[Any]:
     the rules refuse the runs that need the deck (IllegalActionError)."""
     if not events or events[0].type != TABLE_CREATED or events[0].seq != 0:
         raise EventSchemaError("a table's chain starts with table_created at seq 0")
-    game, state = started(game_of, events[0].data)
+    game, state = started(game_of, events[0].data, events[0].version)
     seen = NOTHING_SEEN.then(events[0], events[0].hash().hex())
     replayed = Replayed(game, state, CREATED, events[0].version, seen=seen)
     for _, after in runs(replayed, events[1:], revealed_seeds(events)):

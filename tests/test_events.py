@@ -391,7 +391,7 @@ BAD_EVENTS = [
     pytest.param(_without("data"), id="an event without data"),
     pytest.param(_without("round"), id="an event without a round, even a null one"),
     pytest.param(_event_json(extra=1), id="an event with an extra field"),
-    pytest.param(_event_json(version=3), id="version 3"),
+    pytest.param(_event_json(version=4), id="version 4"),
     pytest.param(_event_json(version=0), id="version 0"),
     pytest.param(_event_json(version="1"), id="version as text"),
     pytest.param(_event_json(version=True), id="version as a boolean"),
@@ -491,7 +491,7 @@ BAD_SIGNED = [
     pytest.param(_signed_json(key_id=SIGNER.key_id[:31]), id="a key id of 31 digits"),
     pytest.param(_signed_json(key_id=SIGNER.key_id + "00"), id="a key id of 34 digits"),
     pytest.param(_signed_json(key_id="operator"), id="a key id that is a name"),
-    pytest.param(_signed_json(event=_event_json(version=3)), id="an event of version 3 inside"),
+    pytest.param(_signed_json(event=_event_json(version=4)), id="an event of version 4 inside"),
     pytest.param(
         _signed_json(event=_event_json(seq=True)), id="an event with a boolean seq inside"
     ),

@@ -96,7 +96,7 @@ def _start(
     export's) start alike."""
     try:  # the data as logged: canonical text is JSON
         known = {game.name: game} if game is not None else {}
-        game_, state = started(known, json.loads(data_text))
+        game_, state = started(known, json.loads(data_text), version)
         return Replayed(game_, state, CREATED, version), None
     except EventSchemaError:  # no game of the registry, or no options (a game never raises it)
         return None, ("rules.unknown_game", "no known game with options")

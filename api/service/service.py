@@ -33,7 +33,7 @@ from fairdeal.protocol import (
     SERVER,
 )
 from fairdeal.statements import KEY, SIGNATURE, SIGNED
-from fairdeal.table import create, execute
+from fairdeal.table import create, created_version, execute
 
 from ..storage import IdempotencyRow, Reader, Store, Transaction
 from . import ids
@@ -110,7 +110,8 @@ class Service:
         join: Mapping[str, Any],
         key: str | None = None,
     ) -> dict[str, Any]:
-        """A new version-2 table, its creator in seat 0 (bound to ``key``: None, keyless)."""
+        """A new table, its creator in seat 0 (bound to ``key``: None, keyless): version 2, or
+        version 3 for a dealer-blind one (SPEC 6.2)."""
         game = self.games.get(game_name)
         if game is None:
             raise NotFoundError(f"no game {game_name!r}", {"games": sorted(self.games)})
@@ -119,7 +120,14 @@ class Service:
         now = self.clock()
         with self._failing_safely(), self.store.transaction() as txn:
             table, created = self._guard(
-                lambda: create(game, table_id, options, now, self.keys.signer, version=SIGNED)
+                lambda: create(
+                    game,
+                    table_id,
+                    options,
+                    now,
+                    self.keys.signer,
+                    version=created_version(game, options),
+                )
             )
             txn.create_table(table_id, game.name, now)
             txn.append_events(table_id, [created.to_json()])

@@ -130,7 +130,7 @@ def _start(parsed: Sequence[Parsed]) -> tuple[_Table, list[Parsed]]:
     signed, digest, _ = parsed[0]
     event = signed.event
     if event.type == TABLE_CREATED:
-        game, state = started(registry(), event.data)
+        game, state = started(registry(), event.data, event.version)
         replayed = Replayed(game, state, version=event.version)
         if event.version >= SIGNED:
             replayed = replace(replayed, seen=NOTHING_SEEN.then(event, digest.hex()))
