@@ -54,6 +54,9 @@ class Command:
     time: int
     data: Mapping[str, Any] = field(default_factory=dict)
     round: str | None = None
+    # The table's id, which the engine sets before the rules decide: a dealer-blind table's
+    # proofs are bound to it (SPEC 15.12.1). No other rule reads it.
+    table: str = ""
 
     @classmethod
     def of(cls, event: Event) -> "Command":
@@ -64,6 +67,7 @@ class Command:
             "time": event.time,
             "data": event.data,
             "round": event.round,
+            "table": event.table,
         }
         return make(cls, values)
 

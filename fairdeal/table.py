@@ -193,6 +193,8 @@ def _decided(
     """The drafts a command causes and the state they lead to: the engine's members (a
     seat's key, its checked signature: SPEC 6.7) around what the game decides."""
     bare, members = statements.admit(at.version, at.seats, at.seen, table_id, command)
+    if bare.table != table_id:
+        bare = replace(bare, table=table_id)
     decision = at.game.step(at.state, bare, secret)
     if not members or not decision.drafts:
         return decision.drafts, decision.state

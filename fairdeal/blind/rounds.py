@@ -322,7 +322,7 @@ def check_server_step(
     encoding for encoding, the one the shuffle key gives (SPEC 15.12.3). Only once the round is
     revealed: ``K`` is secret while it is in play. Any backend: on the pure one the
     recomputation uses a group that may compute with the (no longer secret) draws."""
-    group = _revealed(group)
+    group = revealed_values_group(group)
     step, _ = _draw_step(group, revealed_shuffle_key, joint_key, of)
     if tw.encode_deck(group, outputs) != tw.encode_deck(group, step.outputs):
         raise ServerStepMismatchError("the service's deck is not the one its shuffle key gives")
@@ -330,10 +330,11 @@ def check_server_step(
         raise ServerStepMismatchError("the service's proof is not the one its shuffle key gives")
 
 
-def _revealed(group: Group) -> Group:
+def revealed_values_group(group: Group) -> Group:
     """``group``, or for the pure backend one that computes with values that were secret:
-    only for ``check_server_step``'s recomputation, after a round's reveal, of what the
-    service drew from its shuffle key (nothing of it is secret any more)."""
+    only for recomputing, after a round's reveal, what the service drew from its server seed
+    and shuffle key (nothing of it is secret any more): ``check_server_step``, and a replay
+    of the service's events by a verifier without libsodium."""
     if group.secret_safe:
         return group
     from fairdeal.blind.ristretto_pure import PureRistretto255

@@ -86,4 +86,5 @@ def test_an_unknown_option_names_the_nearest_and_every_option(
         game.parse(raw)
     message = str(refused.value)
     assert message.startswith(said)
-    assert message.endswith(f"its options: {', '.join(sorted(game.parse({}).to_json()))}")
+    every = sorted(game.options_schema()["properties"])  # each option a table may be given
+    assert message.endswith(f"its options: {', '.join(every)}")

@@ -9,16 +9,23 @@ from collections.abc import Callable
 
 from fairdeal.events import actor_seat
 from fairdeal.games.base import Command, Decision, unknown_command
-from fairdeal.games.toto21 import play, rounds, seating, timing, views
+from fairdeal.games.toto21 import blind_round, play, rounds, seating, timing, views
 from fairdeal.games.toto21.state import State
 from fairdeal.protocol import (
     CLIENT_SEED,
+    DECK_SHUFFLED,
+    DECRYPTION_SHARES,
+    GOLDEN_POINT,
     JOINER_ACCEPTED,
     JOINER_REJECTED,
+    KEYS_TIMEOUT,
+    ROUND_KEY,
     ROUND_OPENED,
     SEAT_JOINED,
     SEED_COMMITMENT,
     SEED_TIMEOUT,
+    SHARES_TIMEOUT,
+    SHUFFLE_TIMEOUT,
 )
 
 Decider = Callable[[State, Command, bytes | None], Decision[State]]
@@ -36,6 +43,14 @@ COMMANDS: dict[str, Decider] = {
     "stand": play.stand,
     "move_timeout": play.move_timeout,
     "game_time_up": timing.game_time_up,
+    # a dealer-blind table's (SPEC 15.13); refused at any other
+    DECK_SHUFFLED: blind_round.shuffled,
+    SHUFFLE_TIMEOUT: blind_round.shuffle_timeout,
+    DECRYPTION_SHARES: blind_round.shares,
+    SHARES_TIMEOUT: blind_round.shares_timeout,
+    GOLDEN_POINT: blind_round.golden_point,
+    ROUND_KEY: blind_round.round_key,
+    KEYS_TIMEOUT: blind_round.keys_timeout,
 }
 
 

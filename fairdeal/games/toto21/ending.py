@@ -1,5 +1,7 @@
 """How rounds and the match end: showdown, outcome, the pot paid out, and the reveal."""
 
+from typing import Any
+
 from fairdeal.events import Draft, seat_actor
 from fairdeal.games import dealing, money
 from fairdeal.games.dealing import Deck
@@ -23,7 +25,13 @@ def finish_round(run: Run, deck: Deck, outcome: Outcome, secret: bytes | None) -
     hand = run.hand()
     for seat in (hand.player, hand.dealer):
         _show(run, deck, seat)
-    run.emit(_outcome_draft(run, deck, outcome))
+    totals = [hands.total(cards_of(deck, hand.of(seat))) for seat in SEATS]
+    run.emit(outcome_draft(run.state, run.round().round_id, outcome, totals))
+    end_round(run, secret)
+
+
+def end_round(run: Run, secret: bytes | None) -> None:
+    """After a round's outcome: the match's end if a seat reached the target, then the reveal."""
     leader = max(SEATS, key=lambda seat: run.state.score[seat])
     if run.state.score[leader] >= run.state.options.target:
         # Before the reveal: the round head then covers the match's settlement too.
@@ -42,17 +50,17 @@ def _show(run: Run, deck: Deck, seat: int) -> None:
     run.emit(Draft("cards_shown", SERVER, {"seat": seat, "cards": shown}, run.round().round_id))
 
 
-def _outcome_draft(run: Run, deck: Deck, outcome: Outcome) -> Draft:
-    state, hand, round_id = run.state, run.hand(), run.round().round_id
-    totals = [hands.total(cards_of(deck, hand.of(seat))) for seat in SEATS]
+def outcome_draft(state: State, round_id: str, outcome: Outcome, totals: list[int] | None) -> Draft:
+    """``round_won`` or ``round_double_bust`` with each seat's total (None: a round forfeited
+    before its cards could all be opened, SPEC 15.13.7.5)."""
     if outcome.winner is None:
-        data = {"totals": totals, "next_worth": state.worth + 1}
-        return Draft("round_double_bust", SERVER, data, round_id)
+        bust: dict[str, Any] = {"totals": totals, "next_worth": state.worth + 1}
+        return Draft("round_double_bust", SERVER, bust, round_id)
     score = [
         points + (state.worth if seat == outcome.winner else 0)
         for seat, points in zip(SEATS, state.score, strict=True)
     ]
-    data = {
+    data: dict[str, Any] = {
         "seat": outcome.winner,
         "points": state.worth,
         "reason": outcome.reason,

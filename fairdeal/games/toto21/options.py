@@ -1,7 +1,8 @@
 """Toto21's table options: the match conditions the creator sets and the joiner accepts.
 
-Every option is an integer with a range; a missing option takes its default. The full
-form (all five, sorted by name) is what ``table_created`` logs.
+Every option but ``dealing`` is an integer with a range; a missing option takes its
+default. The full form (all five, sorted by name, and ``dealing`` at a dealer-blind table
+only, SPEC 15.13.1) is what ``table_created`` logs.
 """
 
 from collections.abc import Mapping
@@ -10,6 +11,7 @@ from typing import Any
 
 from fairdeal.errors import OptionsError
 from fairdeal.games.base import unknown_options
+from fairdeal.protocol import BLIND_DEALING, DEALING
 
 NAME = "toto21"
 TARGETS = (2, 4, 6, 8, 10)
@@ -21,6 +23,11 @@ RANGES: dict[str, tuple[int, int, int]] = {
     "seed_time_ms": (1_000, 600_000, 30_000),
     "stake": (0, 10**12, 0),
 }
+COMMITTED_DEALING = "committed"
+DEALINGS = (COMMITTED_DEALING, BLIND_DEALING)
+# At a dealer-blind table seed_time_ms is also each automatic step's time (a shuffle step
+# takes a browser party 1-2 s): SPEC 15.13.1's floor
+BLIND_SEED_TIME_MS = 10_000
 
 
 @dataclass(frozen=True)
@@ -30,23 +37,39 @@ class Options:
     game_time_ms: int
     stake: int
     seed_time_ms: int
+    dealing: str = COMMITTED_DEALING
+
+    @property
+    def blind(self) -> bool:
+        """A dealer-blind table (SPEC 15.13)."""
+        return self.dealing == BLIND_DEALING
 
     def to_json(self) -> dict[str, Any]:
-        return dict(sorted(asdict(self).items()))
+        """The full form: ``dealing`` only when blind, so every committed table's options
+        keep the form they were logged in (SPEC 15.13.1)."""
+        values = asdict(self)
+        if not self.blind:
+            del values[DEALING]
+        return dict(sorted(values.items()))
 
 
 def parse(raw: Mapping[str, Any]) -> Options:
     """The options with defaults filled in; OptionsError for anything out of range."""
     if not isinstance(raw, Mapping):
         raise OptionsError("toto21 options are an object")
-    unknown = set(raw) - set(RANGES) - {"target"}
+    unknown = set(raw) - set(RANGES) - {"target", DEALING}
     if unknown:
-        raise unknown_options("Toto21", unknown, {*RANGES, "target"})
+        raise unknown_options("Toto21", unknown, {*RANGES, "target", DEALING})
     target = _integer(raw, "target", DEFAULT_TARGET)
     if target not in TARGETS:
         raise OptionsError(f"target must be one of {TARGETS}")
+    dealing = raw.get(DEALING, COMMITTED_DEALING)
+    if not isinstance(dealing, str) or dealing not in DEALINGS:
+        raise OptionsError(f"dealing must be one of {', '.join(DEALINGS)}")
     ranged = {name: _ranged(raw, name, *limits) for name, limits in RANGES.items()}
-    return Options(target=target, **ranged)
+    if dealing == BLIND_DEALING and ranged["seed_time_ms"] < BLIND_SEED_TIME_MS:
+        raise OptionsError(f"seed_time_ms is at least {BLIND_SEED_TIME_MS} at a blind table")
+    return Options(target=target, dealing=dealing, **ranged)
 
 
 def _integer(raw: Mapping[str, Any], name: str, default: int) -> int:
@@ -70,6 +93,8 @@ _MEANINGS = {
     "move_time_ms": "time for each move, in ms",
     "seed_time_ms": "time for the client seeds of a round, in ms",
     "stake": "what each seat deposits and escrows, whole units",
+    DEALING: "committed (the operator commits to the deck) or blind (nobody, the operator "
+    "included, sees a card before its owner; every seat needs a key)",
 }
 
 
@@ -81,7 +106,8 @@ def options_schema() -> dict[str, Any]:
         name: {"type": "integer", "minimum": lowest, "maximum": highest, "default": default}
         for name, (lowest, highest, default) in RANGES.items()
     }
-    properties = {"target": target, **ranged}
+    dealing = {"type": "string", "enum": list(DEALINGS), "default": COMMITTED_DEALING}
+    properties: dict[str, dict[str, Any]] = {"target": target, **ranged, DEALING: dealing}
     for name, meaning in _MEANINGS.items():
         properties[name]["description"] = meaning
     return {

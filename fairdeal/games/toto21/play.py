@@ -4,10 +4,16 @@ from fairdeal.errors import IllegalActionError, OutOfTurnError
 from fairdeal.games import dealing
 from fairdeal.games.base import Command, Decision, record
 from fairdeal.games.dealing import BLIND, DOWN
-from fairdeal.games.toto21 import hands, timing
+from fairdeal.games.toto21 import blind_round, hands, timing
 from fairdeal.games.toto21.ending import showdown
-from fairdeal.games.toto21.rounds import move_due
-from fairdeal.games.toto21.run import Run, acting_seat, current_round, in_time, require_server
+from fairdeal.games.toto21.run import (
+    Run,
+    acting_seat,
+    current_round,
+    in_time,
+    move_due,
+    require_server,
+)
 from fairdeal.games.toto21.state import Hand, State, cards_of, deck_of, visible_to_owner
 
 
@@ -63,6 +69,8 @@ def _round_id(state: State) -> str:
 def _draw(state: State, command: Command, secret: bytes | None, face: str) -> Decision[State]:
     hand = _on_turn(state, command)
     assert hand.turn is not None
+    if state.options.blind:
+        return blind_round.draw(state, command, secret, face)
     if not may_draw(state, secret, hand.turn):
         raise IllegalActionError("a participant draws only while the cards they see total below 21")
     run = Run(state, command)
@@ -91,5 +99,7 @@ def _end_turn(run: Run, hand: Hand, secret: bytes | None) -> None:
     if hand.turn == hand.player:
         deadline = run.time + run.state.options.move_time_ms
         run.emit(move_due(_round_id(run.state), hand.dealer, deadline))
+    elif run.state.options.blind:
+        blind_round.ask_keys(run)
     else:
         showdown(run, secret)

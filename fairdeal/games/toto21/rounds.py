@@ -6,9 +6,16 @@ from fairdeal.events import Draft
 from fairdeal.games import dealing
 from fairdeal.games.base import Command, Decision
 from fairdeal.games.dealing import DOWN, UP
-from fairdeal.games.toto21 import hands, timing
+from fairdeal.games.toto21 import blind_round, hands, timing
 from fairdeal.games.toto21.ending import finish_round
-from fairdeal.games.toto21.run import Run, current_round, in_time, require_server, single
+from fairdeal.games.toto21.run import (
+    Run,
+    current_round,
+    in_time,
+    move_due,
+    require_server,
+    single,
+)
 from fairdeal.games.toto21.state import (
     DEALER_PURPOSE,
     PLAYING,
@@ -28,6 +35,8 @@ def open_round(state: State, command: Command, secret: bytes | None) -> Decision
     in_time(state.game_deadline, command.time, "game")
     if command.round in state.round_ids:
         raise IllegalActionError("this table already used that round id")
+    if state.options.blind:
+        return single(state, command, blind_round.opened(state, command, secret))
     seed_time = state.options.seed_time_ms
     return single(
         state, command, dealing.opened(command, secret, state.rounds + 1, SEATS, seed_time)
@@ -50,10 +59,16 @@ def seeding(state: State, command: Command, secret: bytes | None) -> Decision[St
         current = current_round(state, command)
         in_time(state.game_deadline, command.time, "game")
     run = Run(state, command)
-    drafts, then = dealing.seeding(current, command, _reveal_time(state, command.time))
+    reveal_time = _reveal_time(state, command.time)
+    if state.options.blind:
+        drafts, then = blind_round.seeding(state, current, command, reveal_time)
+    else:
+        drafts, then = dealing.seeding(current, command, reveal_time)
     for draft in drafts:
         run.emit(draft)
-    if then == dealing.SEAL:
+    if then == dealing.SEAL and state.options.blind:
+        blind_round.seal(run, secret)
+    elif then == dealing.SEAL:
         _seal_and_deal(run, secret)
     elif then == dealing.VOID:
         run.emit(dealing.revealed_draft(run.round(), secret))
@@ -67,11 +82,6 @@ def _reveal_time(state: State, now: int) -> int:
     the game's end voids the round, as before any seed was shown."""
     seed_time, end = state.options.seed_time_ms, state.game_deadline
     return seed_time if end is None or end <= now else min(seed_time, end - now)
-
-
-def move_due(round_id: str, seat: int, deadline: int) -> Draft:
-    """``move_due``: the seat to move and its deadline (logged, so timeouts are checkable)."""
-    return Draft("move_due", SERVER, {"seat": seat, "deadline": deadline}, round_id)
 
 
 def _seal_and_deal(run: Run, secret: bytes | None) -> None:

@@ -21,6 +21,7 @@ class Run(base.Run[State]):
 
     def __init__(self, state: State, command: Command) -> None:
         super().__init__(state, command.time, apply_at)
+        self.table = command.table  # a dealer-blind round's proofs name it (SPEC 15.12.1)
 
     def round(self) -> RoundState:
         assert self.state.round is not None
@@ -61,6 +62,11 @@ def in_time(deadline: int | None, now: int, what: str) -> None:
     """Seat commands at or after a deadline are refused: the server's timeout is due."""
     if deadline is not None and now >= deadline:
         raise IllegalActionError(f"the {what} time is up")
+
+
+def move_due(round_id: str, seat: int, deadline: int) -> Draft:
+    """``move_due``: the seat to move and its deadline (logged, so timeouts are checkable)."""
+    return Draft("move_due", SERVER, {"seat": seat, "deadline": deadline}, round_id)
 
 
 def single(state: State, command: Command, draft: Draft) -> base.Decision[State]:

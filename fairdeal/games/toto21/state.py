@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from fairdeal.games.base import deck_rules
 from fairdeal.games.dealing import BLIND, Deck, RoundState
 from fairdeal.games.money import POT
+from fairdeal.games.toto21.cipher import Crypto
 from fairdeal.games.toto21.options import NAME, Options
 
 SEATS = (0, 1)
@@ -70,6 +71,7 @@ class State:
     round_ids: frozenset[str] = frozenset()  # a round id is used once per table
     round: RoundState | None = None
     hand: Hand | None = None
+    crypto: Crypto | None = None  # a dealer-blind table's round (SPEC 15.13)
 
     def in_round(self) -> bool:
         """A round is opened and not yet revealed."""

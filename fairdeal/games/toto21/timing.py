@@ -1,7 +1,8 @@
 """Deadlines: which server timeout is due, refusing any other, and the game clock's end.
 
-Pending deadlines are the game's end, the seed deadline of an unsealed round and the
-move deadline of the seat to move. The earliest passed one is due first (the game's
+Pending deadlines are the game's end, the seed deadline of an unsealed round, at a
+dealer-blind table the deadline of the request pending (a shuffle step, shares, keys), and
+the move deadline of the seat to move. The earliest passed one is due first (the game's
 end first on equal times), and ``decide`` accepts no other, so the server cannot pick
 the order of timeouts to its liking. The game's end waits while a dealt round is in
 play: that round is finished by moves and move timeouts, so a seat that sees a losing
@@ -14,10 +15,20 @@ from fairdeal.errors import IllegalActionError, NotDueError
 from fairdeal.frozen import evolve
 from fairdeal.games import dealing
 from fairdeal.games.base import Command, Decision, record
+from fairdeal.games.toto21.cipher import Request
 from fairdeal.games.toto21.ending import by_points
 from fairdeal.games.toto21.run import Run, require_server
 from fairdeal.games.toto21.state import PLAYING, State
-from fairdeal.protocol import SEED_TIMEOUT, SERVER
+from fairdeal.protocol import (
+    KEYS_DUE,
+    KEYS_TIMEOUT,
+    SEED_TIMEOUT,
+    SERVER,
+    SHARES_DUE,
+    SHARES_TIMEOUT,
+    SHUFFLE_DUE,
+    SHUFFLE_TIMEOUT,
+)
 
 VOID_REASON = "game_time_up"
 
@@ -47,11 +58,28 @@ def pending(state: State) -> list[Deadline]:
         # of a withheld reveal comes first, so that it names the withholding seats.
         rank = -1 if current.revealing else 1
         found.append(Deadline(current.seed_deadline, rank, command))
+    elif current is not None and state.crypto is not None and state.crypto.request is not None:
+        found.append(_request_deadline(current.round_id, state.crypto.request))
     elif current is not None and hand is not None and hand.move_deadline is not None:
         data = {"seat": hand.turn, "deadline": hand.move_deadline}
         command = Command("move_timeout", SERVER, hand.move_deadline, data, current.round_id)
         found.append(Deadline(hand.move_deadline, 1, command))
     return sorted(found, key=lambda deadline: (deadline.time, deadline.rank))
+
+
+_TIMEOUTS = {SHUFFLE_DUE: SHUFFLE_TIMEOUT, SHARES_DUE: SHARES_TIMEOUT, KEYS_DUE: KEYS_TIMEOUT}
+
+
+def _request_deadline(round_id: str, request: Request) -> Deadline:
+    """A dealer-blind round's pending request: its timeout names the seats that owe an
+    answer (the one asked for its step), SPEC 15.13.8."""
+    data: dict[str, object] = {"deadline": request.deadline}
+    if request.kind == SHUFFLE_DUE:
+        data["seat"] = request.seats[0]
+    else:
+        data["seats"] = list(request.seats)
+    command = Command(_TIMEOUTS[request.kind], SERVER, request.deadline, data, round_id)
+    return Deadline(request.deadline, 1, command)
 
 
 def dealt_round_in_play(state: State) -> bool:

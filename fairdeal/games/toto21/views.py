@@ -6,6 +6,7 @@ from typing import Any
 from fairdeal.games import dealing
 from fairdeal.games.dealing import DOWN
 from fairdeal.games.toto21 import play
+from fairdeal.games.toto21.cipher import Crypto
 from fairdeal.games.toto21.options import NAME
 from fairdeal.games.toto21.state import (
     DECIDING,
@@ -15,7 +16,15 @@ from fairdeal.games.toto21.state import (
     State,
     deck_of,
 )
-from fairdeal.protocol import JOINER_ACCEPTED, JOINER_REJECTED, SEAT_JOINED
+from fairdeal.protocol import (
+    ANSWERS,
+    CLIENT_SEED,
+    GOLDEN_POINT,
+    JOINER_ACCEPTED,
+    JOINER_REJECTED,
+    SEAT_JOINED,
+    SHARES_DUE,
+)
 
 
 def view_for(state: State, seat: int | None, secret: bytes | None) -> dict[str, Any]:
@@ -44,10 +53,18 @@ def legal_actions(state: State, seat: int, secret: bytes | None) -> list[str]:
     current, hand = state.round, state.hand
     if state.phase != PLAYING or current is None or not state.in_round():
         return []
+    crypto = state.crypto
+    if crypto is not None and crypto.request is not None:
+        return [ANSWERS[crypto.request.kind]] if seat in crypto.request.seats else []
     if not current.sealed:
-        return dealing.seed_moves(current, seat)
+        moves = dealing.seed_moves(current, seat)
+        return [m for m in moves if m != CLIENT_SEED or current.revealing or crypto is None]
     if hand is None or hand.turn != seat:
         return []
+    if crypto is not None:  # the service cannot see the total: the seat's client applies 21
+        draws = ["hit", "blind", "stand"] if seat == hand.player and not hand.blind_taken else []
+        first = seat == hand.player and all(drawer != seat for drawer, _ in crypto.draws)
+        return ([GOLDEN_POINT] if first else []) + (draws or ["hit", "stand"])
     if not play.may_draw(state, secret, seat):
         return ["stand"]
     blind = seat == hand.player and not hand.blind_taken
@@ -69,12 +86,31 @@ def _round_view(state: State, seat: int | None, secret: bytes | None) -> Any:
     if current.revealed and secret is not None:
         dealing.check_secret(secret, current.commitment)
         view["server_seed"] = secret.hex()
+    if state.crypto is not None:
+        view.update(_crypto_view(state.crypto))
     if hand is not None:
         view["dealer"], view["player"] = hand.dealer, hand.player
         view["turn"], view["move_deadline"] = hand.turn, hand.move_deadline
         view["blind_taken"] = hand.blind_taken
         view["cards"] = [_card_view(state, held, seat, secret) for held in hand.held]
     return view
+
+
+def _crypto_view(crypto: Crypto) -> dict[str, Any]:
+    """A blind round's keys, steps and pending request: public (SPEC 15.13.10)."""
+    request = crypto.request
+    pending = None
+    if request is not None:
+        pending = {"type": request.kind, "deadline": request.deadline, "seats": list(request.seats)}
+        if request.kind == SHARES_DUE:
+            pending["positions"] = {str(s): list(p) for s, p in request.positions.items()}
+    return {
+        "server_key": crypto.server_key,
+        "round_keys": {str(seat): key for seat, key in sorted(crypto.round_keys.items())},
+        "steps": len(crypto.decks),
+        "request": pending,
+        "claimed": crypto.claimed,
+    }
 
 
 def _card_view(state: State, held: Held, seat: int | None, secret: bytes | None) -> dict[str, Any]:
@@ -84,11 +120,15 @@ def _card_view(state: State, held: Held, seat: int | None, secret: bytes | None)
     if held.commitment is not None:
         card["commitment"] = held.commitment
     known = state.hand.known.get(held.position)
+    crypto = state.crypto
+    if crypto is not None:  # the service never knows a hidden card (SPEC 15.13.10)
+        card["ciphertext"] = dict(crypto.deck()[held.position])
+        card["shares"] = dict(crypto.shares.get(held.position, {}))
     if known is not None:
         card["card"] = known.card
         if known.salt is not None:
             card["salt"] = known.salt
-    elif held.face == DOWN and held.seat == seat and secret is not None:
+    elif held.face == DOWN and crypto is None and held.seat == seat and secret is not None:
         deck = deck_of(state, secret)
         card["card"], card["salt"] = deck.card(held.position), deck.salt(held.position).hex()
     return card

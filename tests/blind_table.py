@@ -1,0 +1,191 @@
+"""Dealer-blind Toto21 tables (SPEC 15.13) played through the real engine: two keyed seats,
+each a ``Party`` with its own round key, answering every request the log makes; a strategy
+chooses each move from the cards the seat itself can open. Nothing here imports the service.
+
+``BlindTable.play_round`` plays one round to its end; ``answer`` and ``move`` let a test stop
+anywhere, act out of turn, withhold, or send what an honest party would not.
+"""
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from fairdeal import randomness, statements, table
+from fairdeal.events import SignedEvent, actor_seat, seat_actor
+from fairdeal.games import registry
+from fairdeal.games.base import Command
+from fairdeal.games.toto21 import hands
+from fairdeal.games.toto21.party import Logged, Party
+from fairdeal.games.toto21.state import State
+from fairdeal.protocol import (
+    CLIENT_SEED,
+    DECK_SHUFFLED,
+    DECRYPTION_SHARES,
+    KEYS_DUE,
+    ROUND_KEY,
+    ROUND_OPENED,
+    SEAT_JOINED,
+    SEED_COMMITMENT,
+    SHARES_DUE,
+    SHUFFLE_DUE,
+)
+from fairdeal.statements import BLIND, KEY
+
+from .verifier.helpers import SIGNER, T0, server_seed
+
+# A strategy: the move a seat makes, given the cards it can see (its own and the up-card)
+# and the moves legal for it.
+Strategy = Callable[[int, list[str], list[str]], str]
+
+
+def seat_key(seat: int, label: str = "blind") -> Ed25519PrivateKey:
+    return Ed25519PrivateKey.from_private_bytes(hashlib.sha256(f"{label}-{seat}".encode()).digest())
+
+
+def careful(seat: int, seen: list[str], legal: list[str]) -> str:
+    """Draws below 17 and never at 21 or more (the rule the service cannot check)."""
+    if "golden_point" in legal and hands.two_aces(seen[:2]):
+        return "golden_point"
+    total = hands.total(seen)
+    return "hit" if total < 17 and "hit" in legal else "stand"
+
+
+@dataclass
+class BlindTable:
+    table_id: str = "blind-t"
+    options: dict[str, Any] = field(default_factory=dict)
+    strategy: Strategy = careful
+    now: int = T0
+    log: list[SignedEvent] = field(default_factory=list)
+    numbers: dict[int, int] = field(default_factory=dict)
+    secrets: dict[str, bytes] = field(default_factory=dict)
+    parties: dict[int, Party] = field(default_factory=dict)
+    round_id: str | None = None
+
+    def __post_init__(self) -> None:
+        game = registry()["toto21"]
+        options = {"dealing": "blind", "seed_time_ms": 10_000, **self.options}
+        self.table, created = table.create(game, self.table_id, options, self.now, SIGNER)
+        assert self.table.head.version == BLIND
+        self.log.append(created)
+        for seat in (0, 1):
+            self.send(seat, SEAT_JOINED, {})
+        self.send(0, "joiner_accepted", {})
+
+    @property
+    def state(self) -> State:
+        return self.table.state  # type: ignore[no-any-return]
+
+    @property
+    def secret(self) -> bytes | None:
+        return None if self.round_id is None else self.secrets.get(self.round_id)
+
+    def server(self, kind: str, data: dict[str, Any], round_id: str | None = None) -> None:
+        command = Command(kind, "server", self.now, data, round_id or self.round_id)
+        self.table, signed = table.execute(self.table, command, self.secret, SIGNER)
+        self.log.extend(signed)
+
+    def send(self, seat: int, kind: str, data: dict[str, Any], round_id: str | None = None) -> None:
+        """A seat's command, signed after the table's head as the seat sees it."""
+        key = seat_key(seat)
+        if kind == SEAT_JOINED:
+            sent = {**data, KEY: statements.public_key_hex(key)}
+            round_id = None
+        else:
+            round_id = round_id if round_id is not None else self.round_id
+            n = self.numbers[seat] = self.numbers.get(seat, 0) + 1
+            head = self.table.head
+            after = {"seq": head.next_seq - 1, "hash": head.prev}
+            sent = statements.signed_data(
+                key, self.table_id, round_id, seat, n=n, after=after, kind=kind, data=data
+            )
+        command = Command(kind, seat_actor(seat), self.now, sent, round_id)
+        self.table, signed = table.execute(self.table, command, self.secret, SIGNER)
+        self.log.extend(signed)
+
+    def open_round(self) -> str:
+        number = self.state.rounds + 1
+        round_id = self.round_id = f"{self.table_id}.{number}"
+        secret = self.secrets[round_id] = server_seed(round_id)
+        commitment = randomness.seed_commitment(secret).hex()
+        self.server(ROUND_OPENED, {"commitment": commitment}, round_id)
+        self.parties = {seat: Party(seat, self.table_id, round_id) for seat in (0, 1)}
+        return round_id
+
+    def commit_and_reveal(self, seats: tuple[int, ...] = (0, 1)) -> None:
+        assert self.round_id is not None
+        for seat in seats:
+            seed = f"seed-{seat}-{self.round_id}"
+            commitment = randomness.client_seed_commitment(self.round_id, seat, seed).hex()
+            self.send(seat, SEED_COMMITMENT, self.parties[seat].commitment_data(commitment))
+        if len(seats) == 2:
+            for seat in seats:
+                self.send(seat, CLIENT_SEED, {"seed": f"seed-{seat}-{self.round_id}"})
+
+    def round_events(self) -> list[Logged]:
+        """The round's events as a party reads them: type, actor, command data."""
+        return [
+            (e.event.type, e.event.actor, statements.command_data(BLIND, e.event.data))
+            for e in self.log
+            if e.event.round == self.round_id
+        ]
+
+    def answer(self, seat: int) -> None:
+        """What ``seat``'s party sends for the request pending."""
+        request = self.state.crypto.request if self.state.crypto else None
+        assert request is not None and seat in request.seats
+        party = self.parties[seat]
+        if request.kind == SHUFFLE_DUE:
+            self.send(seat, DECK_SHUFFLED, party.step(self.state, self.round_events()))
+        elif request.kind == SHARES_DUE:
+            self.send(seat, DECRYPTION_SHARES, party.shares(self.state))
+        else:
+            assert request.kind == KEYS_DUE
+            self.send(seat, ROUND_KEY, party.reveal(self.state, self.round_events()))
+
+    def seen_by(self, seat: int) -> list[str]:
+        """The cards ``seat`` can see: its own face-down ones, opened, and the up-card."""
+        hand = self.state.hand
+        assert hand is not None
+        own = self.parties[seat].own_cards(self.state)
+        cards = []
+        for held in hand.held:
+            if held.position in own:
+                cards.append(own[held.position])
+            elif held.seat == seat and held.position in hand.known:
+                cards.append(hand.known[held.position].card)
+        return cards
+
+    def move(self, seat: int) -> None:
+        legal = registry()["toto21"].legal_actions(self.state, seat, None)
+        choice = self.strategy(seat, self.seen_by(seat), legal)
+        self.send(seat, choice, {})
+
+    def step(self) -> bool:
+        """One command of the round in play: an answer or a move. False once it is over."""
+        state = self.state
+        if state.round is None or state.round.revealed:
+            return False
+        crypto = state.crypto
+        if crypto is not None and crypto.request is not None:
+            self.answer(crypto.request.seats[0])
+            return True
+        hand = state.hand
+        assert hand is not None and hand.turn is not None
+        self.move(hand.turn)
+        return True
+
+    def play_round(self) -> str:
+        round_id = self.open_round()
+        self.commit_and_reveal()
+        while self.step():
+            pass
+        return round_id
+
+    def seat_of(self, actor: str) -> int:
+        seat = actor_seat(actor)
+        assert seat is not None
+        return seat
