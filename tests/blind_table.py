@@ -13,13 +13,16 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from fairdeal import randomness, statements, table
+from fairdeal import cards, randomness, statements, table
+from fairdeal.blind import rounds
+from fairdeal.blind import shuffle as tw
+from fairdeal.blind.group import random_scalar
 from fairdeal.events import SignedEvent, actor_seat, seat_actor
 from fairdeal.games import registry
 from fairdeal.games.base import Command
-from fairdeal.games.toto21 import hands
+from fairdeal.games.toto21 import cipher, hands
 from fairdeal.games.toto21.party import Logged, Party
-from fairdeal.games.toto21.state import State
+from fairdeal.games.toto21.state import DECK_RULES, State
 from fairdeal.protocol import (
     CLIENT_SEED,
     DECK_SHUFFLED,
@@ -145,6 +148,28 @@ class BlindTable:
         else:
             assert request.kind == KEYS_DUE
             self.send(seat, ROUND_KEY, party.reveal(self.state, self.round_events()))
+
+    def arrange(self, cards_at: dict[int, str]) -> None:
+        """Seat 0 then seat 1 shuffle so that position p holds ``cards_at[p]``: the test
+        knows the service's step (from the seed it gave) and chooses seat 0's permutation;
+        seat 1 keeps the order. Each step is a true shuffle with a valid proof."""
+        state, secret = self.state, self.secret
+        assert state.crypto is not None and state.round is not None and secret is not None
+        group = cipher.group()
+        joint = cipher.joint_key(state.crypto, state.round.seats)
+        of = rounds.RoundDeck(self.table_id, state.round.round_id, "toto21", 1)
+        shuffle_key = state.round.deck(secret, DECK_RULES).key
+        served = rounds.server_witness(rounds.step_key(group, shuffle_key, joint, of), 36)
+        order = cards.canonical_deck("toto21", 1)
+        at_server = [order[i] for i in served.permutation]  # the card at each step-0 output
+        wanted = [at_server.index(card) for _, card in sorted(cards_at.items())]
+        rest = [i for i in range(36) if i not in wanted]
+        permutation = [wanted.pop(0) if p in cards_at else rest.pop(0) for p in range(36)]
+        fresh = tuple(random_scalar() for _ in range(36))
+        first = tw.ShuffleWitness(tuple(permutation), fresh)
+        self.send(0, DECK_SHUFFLED, self.parties[0].step(state, self.round_events(), first))
+        keep = tw.ShuffleWitness(tuple(range(36)), tuple(random_scalar() for _ in range(36)))
+        self.send(1, DECK_SHUFFLED, self.parties[1].step(self.state, self.round_events(), keep))
 
     def seen_by(self, seat: int) -> list[str]:
         """The cards ``seat`` can see: its own face-down ones, opened, and the up-card."""

@@ -67,9 +67,13 @@ class Party:
         key = {"key": self.public_key(), "proof": proof.to_json()}
         return {"commitment": commitment, "round_key": key}
 
-    def step(self, state: State, events: Iterable[Logged]) -> dict[str, Any]:
+    def step(
+        self, state: State, events: Iterable[Logged], witness: tw.ShuffleWitness | None = None
+    ) -> dict[str, Any]:
         """``deck_shuffled``'s data: after checking every key and step the log holds, the
-        last deck shuffled and re-encrypted under the joint key, with its proof."""
+        last deck shuffled and re-encrypted under the joint key, with its proof. ``witness``
+        (ψ and the re-encryption scalars) is drawn fresh unless given: a test that arranges
+        the deck gives it."""
         crypto, current = _crypto(state), _round(state)
         request = crypto.request
         if request is None or request.kind != SHUFFLE_DUE or request.seats != (self.seat,):
@@ -78,7 +82,14 @@ class Party:
         group, step = cipher.group(), len(crypto.decks)
         key = cipher.joint_key(crypto, current.seats)
         inputs = tuple((c.a, c.b) for c in _deck(crypto.deck()))
-        outputs, witness = tw.shuffle(group, key, inputs)
+        if witness is None:
+            outputs, witness = tw.shuffle(group, key, inputs)
+        else:
+            re_encrypted = [
+                tw.re_encrypt(group, key, e, r)
+                for e, r in zip(inputs, witness.randomness, strict=True)
+            ]
+            outputs = tuple(re_encrypted[j] for j in witness.permutation)
         context = self._context("shuffle", step)
         proof = tw.prove(tw.Statement(group, key, inputs, outputs, context), witness)
         return {"deck": tw.encode_deck(group, outputs), "proof": tw.encode_proof(group, proof)}
