@@ -87,9 +87,7 @@ class BlindTable:
         return None if self.round_id is None else self.secrets.get(self.round_id)
 
     def server(self, kind: str, data: dict[str, Any], round_id: str | None = None) -> None:
-        command = Command(kind, "server", self.now, data, round_id or self.round_id)
-        self.table, signed = table.execute(self.table, command, self.secret, SIGNER)
-        self.log.extend(signed)
+        self._execute(Command(kind, "server", self.now, data, round_id or self.round_id))
 
     def send(self, seat: int, kind: str, data: dict[str, Any], round_id: str | None = None) -> None:
         """A seat's command, signed after the table's head as the seat sees it."""
@@ -105,7 +103,9 @@ class BlindTable:
             sent = statements.signed_data(
                 key, self.table_id, round_id, seat, n=n, after=after, kind=kind, data=data
             )
-        command = Command(kind, seat_actor(seat), self.now, sent, round_id)
+        self._execute(Command(kind, seat_actor(seat), self.now, sent, round_id))
+
+    def _execute(self, command: Command) -> None:
         self.table, signed = table.execute(self.table, command, self.secret, SIGNER)
         self.log.extend(signed)
 

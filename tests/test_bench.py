@@ -57,3 +57,15 @@ def test_witnesses_bench_plays_with_and_without_witnesses_and_times_their_cosign
     # every head of the witnessed run was cosigned by both witnesses, and timed
     timed = re.search(r"p99 (\d+) ms, max \d+ ms over (\d+) heads", out)
     assert timed and int(timed.group(2)) > 0, out
+
+
+def test_blind_table_bench_prints_each_target_with_a_verdict_and_the_sizes():
+    out = _run("bench/blind_table.py", "--rounds", "2")
+    for label in (
+        "first card (service)",
+        "each further card (service)",
+        "verify one round, libsodium",
+        "verify one round, pure Python",
+    ):
+        assert re.search(rf"^{re.escape(label)} +[\d.]+ ms +\d+x +\d+ ms (ok|OVER)$", out, re.M)
+    assert re.search(r"^  a long round, 16 cards: \d+ bytes$", out, re.M)

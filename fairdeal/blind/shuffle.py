@@ -16,7 +16,9 @@ the input, as in the paper's GenShuffle).
 
 import hashlib
 import hmac
+import json
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
@@ -349,7 +351,35 @@ def verify(
 def _check_equations(
     statement: Statement[E], proof: ShuffleProof[E], oracle: Oracle[E] = FIAT_SHAMIR
 ) -> None:
-    """SPEC 15.11.7 steps 3–5, on values that passed steps 1–2."""
+    """SPEC 15.11.7 steps 3–5, on values that passed steps 1–2. A proof found valid is
+    remembered by the exact bytes checked (the statement's digest, the proof's encoding and
+    the backend), so that a verifier's replay does not check again what its own step
+    checked (SPEC 15.13.12 allows it: only the results count)."""
+    memo = _memo_key(statement, proof) if oracle is FIAT_SHAMIR else None
+    if memo is not None and memo in _VERIFIED:
+        _VERIFIED.move_to_end(memo)
+        return
+    _check_recomputed(statement, proof, oracle)
+    if memo is not None:
+        _VERIFIED[memo] = None
+        while len(_VERIFIED) > _VERIFIED_KEPT:
+            _VERIFIED.popitem(last=False)
+
+
+_VERIFIED: "OrderedDict[bytes, None]" = OrderedDict()
+_VERIFIED_KEPT = 256  # a few rounds' steps: 32 bytes each
+
+
+def _memo_key(statement: Statement[Any], proof: ShuffleProof[Any]) -> bytes:
+    group = statement.group
+    proof_text = json.dumps(encode_proof(group, proof), sort_keys=True).encode()
+    backend = type(group).__qualname__.encode()
+    return hashlib.sha256(
+        length_prefixed(backend) + _statement_digest(statement) + proof_text
+    ).digest()
+
+
+def _check_recomputed(statement: Statement[E], proof: ShuffleProof[E], oracle: Oracle[E]) -> None:
     group, q, n = statement.group, statement.group.order, len(statement.inputs)
     h, hs = oracle.generators(group, n)  # (3)
     u = oracle.permutation_challenges(statement, proof.c)  # (4)
