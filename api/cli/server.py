@@ -16,6 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from flask import Flask
+
 from fairdeal.errors import FairdealError
 
 from ..http import logs
@@ -130,7 +132,14 @@ def run_serve(args: argparse.Namespace) -> int:
     def ready() -> None:  # said once the port is bound
         log.info("fairdeal on http://%s (storage: %s)", options.bind, storage)
 
-    serving.run(lambda: create_app(config), options, ready=ready, unload=close_app)
+    def worker_app() -> Flask:
+        # The schema was made above. A worker, booting or started again by gunicorn in the
+        # running server, touches no database as it boots: one that failed to boot because
+        # the database was briefly away would make gunicorn stop the whole service. Until the
+        # database is back, its requests are answered 503 as any other worker's.
+        return create_app(config, check_schema=False)
+
+    serving.run(worker_app, options, ready=ready, unload=close_app)
     return 0
 
 

@@ -51,9 +51,17 @@ logs = Blueprint("log", __name__, url_prefix="/v1", description="The transparenc
 health = Blueprint("health", __name__, description="Liveness and readiness")
 
 
-def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask:
+def create_app(
+    config: Config | None = None, clock: Clock = wall_clock, *, check_schema: bool = True
+) -> Flask:
     """The service on its configuration (from the environment when none is given: then
-    logging is set up here too, as under gunicorn)."""
+    logging is set up here too, as under gunicorn).
+
+    It brings the database's schema up to date first, failing if the database is away, unless
+    ``check_schema`` is false: then it touches no database as it starts, and a database away
+    is each request's 503. That is for a worker of ``fairdeal serve``, whose first boot made
+    the schema before any worker started: a worker started again while the database is briefly
+    away must not fail to boot, since gunicorn then stops the whole service."""
     config = config or _config_from_env()
     app = Flask(
         "fairdeal",
@@ -72,7 +80,8 @@ def create_app(config: Config | None = None, clock: Clock = wall_clock) -> Flask
         OPENAPI_REDOC_URL="/static/redoc/redoc.standalone.js",  # vendored: no CDN needed
     )
     store = open_store(config.store_url)
-    store.migrate()
+    if check_schema:
+        store.migrate()
     service = Service(store, load_keys(config), config, clock)
     app.extensions[EXTENSION] = service
     api = DocumentedApi(app)

@@ -15,24 +15,27 @@ stored at its seq; every round is finished or voided; the export verifies offlin
 
 import json
 import logging
+import os
 import random
 import resource
+import signal
 import socket
 import threading
 import time
 import urllib.parse
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from psycopg import sql
 
 from bench.harness import Bot, Process, Seated, free_port
-from bench.transport import Http, Stats
+from bench.transport import Http, Stats, answers
 from fairdeal.api.client import ClientError, Request, Response
 from fairdeal.api.http.app import _sweep_once
 from fairdeal.api.service.config import Config
@@ -392,6 +395,104 @@ def test_finding_16_a_commit_whose_answer_was_lost_is_answered_once_when_sent_ag
     finally:
         stop_server(running, server)
         cutter.close()
+
+
+# A worker started again while PostgreSQL is away
+
+
+@pytest.fixture
+def postgres_database(postgres_url: str) -> Iterator[str]:
+    """The URL of a database of the test's own, dropped afterwards: one it may close to every
+    connection without touching the databases of other tests."""
+    name = f"fairdeal_boot_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        try:
+            admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        except psycopg.errors.InsufficientPrivilege as e:
+            pytest.skip(f"the test's PostgreSQL user may not create a database: {e}")
+    try:
+        yield urllib.parse.urlsplit(postgres_url)._replace(path=f"/{name}").geturl()
+    finally:
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)")
+            admin.execute(drop.format(sql.Identifier(name)))
+
+
+@contextmanager
+def database_away(admin_url: str, url: str) -> Iterator[None]:
+    """Until the block ends, PostgreSQL refuses every new connection to the database of
+    ``url`` (ALLOW_CONNECTIONS false holds superusers out too), having ended those it had."""
+    name = urllib.parse.urlsplit(url).path.lstrip("/")
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        allow = sql.SQL("ALTER DATABASE {} ALLOW_CONNECTIONS {}")
+        admin.execute(allow.format(sql.Identifier(name), sql.SQL("false")))
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,)
+        )
+        try:
+            yield
+        finally:
+            admin.execute(allow.format(sql.Identifier(name), sql.SQL("true")))
+
+
+def _workers(service: Process) -> set[int]:
+    """The server's gunicorn workers: its processes but the master."""
+    assert service.process is not None
+    return set(service.pids()) - {service.process.pid}
+
+
+def _gone(service: Process, log: Path) -> str | None:
+    """Why the server is gone (its master exited), with its log's end; None while it runs."""
+    assert service.process is not None
+    if service.process.poll() is None:
+        return None
+    return f"the server exited with {service.process.returncode}:\n{log.read_text()[-3000:]}"
+
+
+@pytest.mark.postgres
+def test_finding_16_a_worker_started_again_while_postgres_is_away_answers_503_then_recovers(
+    postgres_url: str, postgres_database: str, tmp_path: Path
+) -> None:
+    """gunicorn starts a worker again (one was killed) while PostgreSQL refuses connections.
+    The worker boots all the same and answers 503 in the one error body; the master stays up;
+    once the database is back, the service answers 200. (A worker's boot failing on the
+    database made gunicorn stop the whole service: "Worker failed to boot".)"""
+    deployment = Deployment(tmp_path / "deployment", postgres_database)
+    log = deployment.folder / "respawn.log"
+    service = deployment.service(name="respawn").start()  # two workers
+    paused: int | None = None
+    try:
+        assert wait_until(lambda: len(_workers(service)) == 2, 30), _workers(service)
+        assert wait_until(lambda: answers(service.url, "/readyz"), 30)
+        paused, killed = sorted(_workers(service))
+        os.kill(paused, signal.SIGSTOP)  # so that only the worker started again may answer
+        with database_away(postgres_url, postgres_database):
+            os.kill(killed, signal.SIGKILL)
+            assert wait_until(lambda: _gone(service, log) or answers(service.url), 30), (
+                "no worker answers"
+            )
+            assert not _gone(service, log), _gone(service, log)
+            (respawned,) = _workers(service) - {paused}
+            assert respawned != killed
+            ready = raw(service.url, "GET", "/readyz", timeout=10)
+            assert ready.status == 503 and error_of(ready)["code"] == "not_ready", ready.text
+            assert ready.headers["Retry-After"].isdigit()
+            read = raw(service.url, "GET", "/v1/log/checkpoint", timeout=10)
+            assert _not_a_clean_503(read) is None, _not_a_clean_503(read)
+        # The database is back: the worker started during its absence answers alone first.
+        assert wait_until(lambda: answers(service.url, "/readyz"), 30), "no recovery"
+        os.kill(paused, signal.SIGCONT)
+        paused = None
+        assert raw(service.url, "GET", "/v1/log/checkpoint", timeout=10).status == 200
+        assert not _gone(service, log), _gone(service, log)
+        assert respawned in _workers(service) and len(_workers(service)) == 2
+    finally:
+        if paused is not None:
+            with suppress(ProcessLookupError):  # gone with a master that gave up
+                os.kill(paused, signal.SIGCONT)
+        service.stop()
+    text = log.read_text()
+    assert "Worker failed to boot" not in text and "Traceback" not in text, text[-3000:]
 
 
 # The sweeper
