@@ -43,10 +43,32 @@ CODES: dict[str, tuple[int, str]] = {
     "seed.reveal": (7, "a seed out of the commit-then-reveal order, or not opening its commitment"),
     "seed.withheld": (7, "a withheld reveal not voided under exactly the withholding seats"),
     "deck.rules": (8, "the deck cannot be derived from the table's rules"),
+    "blind.key": (
+        8,
+        "a round key or its proof of knowledge that is malformed or does not verify for its "
+        "context; a round key O or equal to another party's",
+    ),
+    "blind.server_key": (8, "X_0 is not the round key of the revealed server seed"),
+    "blind.shuffle": (
+        8,
+        "a shuffle step that 15.11.7 refuses for its context, joint key and input deck",
+    ),
+    "blind.server_step": (8, "the service's step is not the one its shuffle key gives"),
     "card.position": (9, "a card left the deck out of order, twice, or past its end"),
     "card.wrong_card": (9, "a face-up card is not the deck's card at its position"),
     "card.commitment": (9, "a hidden card's commitment is not the deck's"),
     "card.shown": (9, "a shown card or salt is not the one dealt at its position"),
+    "card.ciphertext": (
+        9,
+        "a card_dealt's ciphertext that is not the deck's entry at its position",
+    ),
+    "blind.share": (
+        9,
+        "a decryption share missing where 15.13.6.1 requires it, present on a blind card, "
+        "or whose proof does not verify",
+    ),
+    "blind.reveal": (9, "a revealed round key that is not its seat's"),
+    "blind.deck": (9, "the opened deck is not every card once"),
     "rules.illegal_action": (10, "a player action the rules refuse"),
     "rules.out_of_turn": (10, "a player acted out of turn"),
     "rules.over_limit": (10, "a bet or raise over a limit"),

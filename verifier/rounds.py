@@ -9,6 +9,11 @@ In a version-2 table a seat may commit to its seed first (SPEC 6.4): the commitm
 come before ``seeds_committed``, which opens the reveals; each reveal must open its
 seat's commitment, and a reveal withheld past the deadline voids the round under the
 withholding seats' names. A round in which no seat commits is a version-1 round.
+
+In a version-3 (dealer-blind) table every seat commits, with its round key, and a commitment
+missed voids the round; no deck is drawn from the shuffle key: steps (8) and (9) check the
+round keys, the shuffle chain, the ciphertexts, the shares and the opened cards instead
+(blind.py). A seat's event is read by its command data (SPEC 15.13.11).
 """
 
 import hmac
@@ -17,11 +22,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fairdeal import cards, randomness
+from fairdeal.blind.group import Group
 from fairdeal.errors import SeedError
 from fairdeal.events import Event, actor_seat
 from fairdeal.protocol import (
     CARD_DEALT,
+    CARD_OPENED,
     CLIENT_SEED,
+    DECK_SHUFFLED,
+    DECRYPTION_SHARES,
+    ROUND_KEY,
     ROUND_OPENED,
     ROUND_REVEALED,
     ROUND_SEALED,
@@ -34,8 +44,10 @@ from fairdeal.protocol import (
     TABLE_STATE,
     is_hex64,
 )
-from fairdeal.statements import FIRST, SIGNATURE, SIGNED
+from fairdeal.statements import BLIND, FIRST, SIGNATURE, SIGNED, command_data
 
+from . import blind
+from .blind import BlindChecks, BlindRound
 from .findings import Finding
 from .money import is_balances
 
@@ -59,6 +71,7 @@ class _Round:
     revealed: bool = False
     deck: tuple[str, ...] | None = None
     key: bytes = b""
+    blind: BlindRound | None = None  # version 3: what steps (8) and (9) carry
 
 
 def revealed_seeds(events: Iterable[Event]) -> dict[str, bytes]:
@@ -99,6 +112,8 @@ class RoundChecker:
         seeds: dict[str, bytes],
         bounded: bool = False,
         version: int = FIRST,
+        *,
+        group: Group | None = None,
     ):
         self.table = table
         self.version = version  # the chain's: a version-1 table takes no commitments
@@ -110,6 +125,8 @@ class RoundChecker:
         # (3) from a chain's first table_state on, round ids are <table>.<number>, so none
         # is used twice without a list of every id the table used (SPEC 6.6)
         self.bounded = bounded
+        # version 3's steps (8) and (9); ``group``: the backend (None: libsodium, else pure)
+        self.blind = BlindChecks(table, deck_rules, self._find, group)
 
     def _find(self, code: str, event: Event, reason: str) -> None:
         self.findings.append(Finding(code, self.table, event.round, event.seq, reason))
@@ -139,10 +156,12 @@ class RoundChecker:
 
     def _as_recorded(self, event: Event) -> Event:
         """A seat's event as the rules record it: in version 2, without the statement the
-        seat signed (``signed``), which the replay checks (SPEC 6.7)."""
+        seat signed (``signed``), which the replay checks (SPEC 6.7); in version 3, its
+        command data, the members it signed being logged inside ``signed`` (15.13.11)."""
         if self.version < SIGNED or event.actor == SERVER or SIGNATURE not in event.data:
             return event
-        data = {name: value for name, value in event.data.items() if name != SIGNATURE}
+        logged = command_data(self.version, event.data) if self.version >= BLIND else event.data
+        data = {name: value for name, value in logged.items() if name != SIGNATURE}
         return replace(event, data=data)
 
     def _table_state(self, event: Event) -> None:
@@ -175,6 +194,12 @@ class RoundChecker:
             self.current = None
             return
         self.current = _Round(round_id, commitment, list(seats), deadline)
+        if self.version >= BLIND:
+            problem = blind.server_key_problem(data)
+            if problem is not None:
+                self._find("schema.data", event, problem)
+            seed = self.seeds.get(round_id)
+            self.current.blind = self.blind.open(event, list(seats), seed)
 
     def _close_current(self, event: Event) -> None:
         current = self.current
@@ -188,8 +213,11 @@ class RoundChecker:
             self._close_current(last)
 
     def _step(self, current: _Round, event: Event) -> None:
+        blind_handler = _BLIND_HANDLERS.get(event.type)
         handler = _HANDLERS.get(event.type)
-        if handler is not None:
+        if current.blind is not None and blind_handler is not None:
+            blind_handler(self.blind, current.blind, event)
+        elif handler is not None:
             handler(self, current, event)
         if current.deck is not None:
             for shown in _shown_cards(event.data):
@@ -207,6 +235,8 @@ class RoundChecker:
             problem = "a second seed, or a seed after the seat timed out"
         elif not isinstance(seed, str) or set(event.data) != {"seed"}:
             problem = "client_seed carries exactly one text member, seed"
+        elif self.version >= BLIND and not current.revealing:
+            problem = "a plain client seed in a blind round's commit phase: every seat commits"
         if problem is None:
             problem = _seed_problem(str(seed))
         if problem is not None:
@@ -241,12 +271,15 @@ class RoundChecker:
             problem = "a seed commitment from a seat not in the round"
         elif seat in current.commitments or seat in current.seeds or seat in current.timed_out:
             problem = "a second commitment, or one after the seat's seed or timeout"
-        elif set(event.data) != {"commitment"} or not is_hex64(commitment):
-            problem = "seed_commitment carries exactly commitment, 64 lowercase hex"
+        elif set(event.data) != _commitment_members(self.version) or not is_hex64(commitment):
+            members = " and ".join(sorted(_commitment_members(self.version)))
+            problem = f"seed_commitment carries exactly {members}, commitment 64 lowercase hex"
         if problem is not None:
             self._find("seed.client", event, problem)
         elif seat is not None:
             current.commitments[seat] = str(commitment)
+            if current.blind is not None:  # (8) its round key
+                self.blind.commitment(current.blind, event, seat)
 
     def _seeds_committed(self, current: _Round, event: Event) -> None:
         """The reveals open once no seat is pending, if a committed seed is to be revealed."""
@@ -268,12 +301,13 @@ class RoundChecker:
 
     def _seed_timeout(self, current: _Round, event: Event) -> None:
         """Before the reveals, the seats with neither a commitment nor a seed are out;
-        during them, the committed seats that did not reveal withheld their seeds."""
+        during them, the committed seats that did not reveal withheld their seeds. In
+        version 3 a seat that did not commit withheld its round key too: the round is void."""
         missing = _unrevealed(current) if current.revealing else _waiting(current)
         expected = {"deadline": current.seed_deadline, "seats": missing}
         if current.sealed or dict(event.data) != expected or not missing:
             self._find("seed.client", event, f"seed_timeout must be {expected} before the seal")
-        elif current.revealing:
+        elif current.revealing or self.version >= BLIND:
             current.withheld = missing
         else:
             current.timed_out.update(missing)
@@ -287,6 +321,8 @@ class RoundChecker:
             self._find("seed.client", event, f"the seal must carry the seeds {expected}")
         current.sealed = True
         self._derive_deck(current, event, expected)
+        if current.blind is not None:  # version 3: the key draws the service's step only
+            self.blind.sealed(current.blind, current.key or None)
 
     # (6) commitment and (8) the shuffle
     def _derive_deck(self, current: _Round, event: Event, client_seeds: list[str]) -> None:
@@ -301,10 +337,23 @@ class RoundChecker:
         commitment = bytes.fromhex(current.commitment)
         rules = self.deck_rules
         current.key = randomness.shuffle_key(seed, current.id, commitment, client_seeds, rules)
-        current.deck = tuple(randomness.shuffle(current.key, order))
+        if current.blind is None:  # version 3 draws no deck from the key (blind.py)
+            current.deck = tuple(randomness.shuffle(current.key, order))
 
     # (9) every dealt card
+    def _position(self, current: _Round, event: Event, position: int, ready: bool) -> None:
+        """Positions are dealt in order, none skipped or repeated, once the deck is ready."""
+        if not ready or position != current.next_position:
+            reason = f"position {position}, expected {current.next_position} after the seal"
+            if current.blind is not None and not current.blind.complete:
+                reason = f"position {position} dealt before the last shuffle step"
+            self._find("card.position", event, reason)
+        current.next_position = max(current.next_position, position + 1)
+
     def _dealt(self, current: _Round, event: Event) -> None:
+        if current.blind is not None:
+            self._dealt_blind(current, current.blind, event)
+            return
         data, deck = event.data, current.deck
         position, face = data.get("position"), data.get("face")
         members = {"position", "seat", "face", _FACES.get(str(face), "card")}
@@ -321,10 +370,7 @@ class RoundChecker:
             return
         if not (seat is None or type(seat) is int):
             self._find("schema.data", event, "card_dealt's seat is an integer or null")
-        if not current.sealed or position != current.next_position:
-            reason = f"position {position}, expected {current.next_position} after the seal"
-            self._find("card.position", event, reason)
-        current.next_position = max(current.next_position, position + 1)
+        self._position(current, event, position, current.sealed)
         if deck is None:
             return
         if not 0 <= position < len(deck):
@@ -333,6 +379,16 @@ class RoundChecker:
             self._find("card.wrong_card", event, f"position {position} is {deck[position]}")
         elif face != "up" and data["commitment"] != self._commitment(current, position):
             self._find("card.commitment", event, f"not the commitment of position {position}")
+
+    def _dealt_blind(self, current: _Round, blind_round: BlindRound, event: Event) -> None:
+        """(1) a version-3 card_dealt's form, (9) its position, ciphertext and share."""
+        problem = blind.card_dealt_problem(event.data)
+        if problem is not None:
+            self._find("schema.data", event, problem)
+            return
+        ready = current.sealed and blind_round.complete
+        self._position(current, event, event.data["position"], ready)
+        self.blind.dealt(blind_round, event)
 
     def _commitment(self, current: _Round, position: int) -> str:
         assert current.deck is not None
@@ -381,6 +437,8 @@ class RoundChecker:
             commitment = randomness.seed_commitment(bytes.fromhex(seed)).hex()
             if not hmac.compare_digest(commitment, current.commitment):
                 self._find("seed.commitment", event, "the revealed seed is not the committed one")
+        if current.blind is not None:
+            self.blind.revealed(current.blind, event)
         current.revealed = True
         self.finished.add(current.id)
 
@@ -395,6 +453,20 @@ _HANDLERS = {
     ROUND_VOIDED: RoundChecker._voided,
     ROUND_REVEALED: RoundChecker._revealed,
 }
+# Events only a version-3 (blind) round's checks read; a blind round has none of
+# the committed deck's salts, so the scan of shown cards does not apply to it either
+_BLIND_HANDLERS = {
+    DECK_SHUFFLED: BlindChecks.shuffled,
+    DECRYPTION_SHARES: BlindChecks.shares,
+    CARD_OPENED: BlindChecks.card_opened,
+    ROUND_KEY: BlindChecks.round_key,
+    blind.CARDS_SHOWN: BlindChecks.shown,
+}
+
+
+def _commitment_members(version: int) -> set[str]:
+    """A seed_commitment's members: version 3 adds the seat's round key (SPEC 15.13.3.2)."""
+    return {"commitment", "round_key"} if version >= BLIND else {"commitment"}
 
 
 def _numbered(table: str, round_id: str, number: Any) -> bool:
