@@ -25,6 +25,7 @@ from fairdeal.errors import EventSchemaError, FairdealError
 from fairdeal.events import Event, SignedEvent, actor_seat
 from fairdeal.protocol import (
     CARD_DEALT,
+    CARD_OPENED,
     CLIENT_SEED,
     ROUND_OPENED,
     ROUND_REVEALED,
@@ -35,7 +36,7 @@ from fairdeal.protocol import (
     TABLE_CREATED,
     TABLE_STATE,
 )
-from fairdeal.statements import KEY, SIGNATURE, SIGNED
+from fairdeal.statements import BLIND, KEY, SIGNATURE, SIGNED, command_data
 from fairdeal.table import SEAT_KEYS
 
 from .bundle import shape_problem
@@ -47,7 +48,20 @@ NOTHING_TO_TELL = (
     "Nothing to tell: the bundle is not of a bundle's shape, or neither table_created nor a"
     " table_state starts its readable events."
 )
-_QUIET = {"commitment", "salt", "balances", "transfers", "server_seed", "cards", SIGNATURE}
+# A dealer-blind round's cryptographic members (SPEC 15.13), each told in words, not bytes
+_CRYPTO = {
+    "server_key": "the service's round key, with its proof",
+    "round_key": "the seat's round key, with its proof",
+    "deck": "a deck of ciphertexts with its shuffle proof",
+    "shares": "a decryption share of each position asked, with its proof",
+    "secret": "the seat's round key revealed",
+}
+_QUIET = {"commitment", "salt", "balances", "transfers", "server_seed", "cards", SIGNATURE,
+          "proof", *_CRYPTO}  # fmt: skip
+BY_HAND_BLIND = (
+    "a dealer-blind round has no deck to derive from seeds: fairdeal-verify opened each card"
+    " above from the logged decryption shares and the revealed round keys (SPEC 15.12.4)"
+)
 _TIMES = {"deadline", "seed_deadline", "move_deadline", "game_deadline"}  # epoch milliseconds
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -186,7 +200,13 @@ def _story(
     seeds = [s for s in _list_of(sealed.get("client_seeds")) if isinstance(s, str)]
     seed_hex = _text_of(by_type.get(ROUND_REVEALED, {}).get("server_seed"))
     game, options, decks = _game(created)
-    deck = _deck(seed_hex, round_id, seeds, {"game": game, "decks": decks})
+    blind = created.version >= BLIND
+    deck = [] if blind else _deck(seed_hex, round_id, seeds, {"game": game, "decks": decks})
+    by_hand = (
+        BY_HAND_BLIND
+        if blind
+        else _command(game, _decks_option(options), round_id, seed_hex, seeds)
+    )
     return {
         "table": created.table,
         "game": game,
@@ -195,11 +215,11 @@ def _story(
         "seats": _list_of(opened.get("seats")),
         "client_seeds": seeds,
         "server_seed": seed_hex,
-        "cards": _cards(events, deck),
+        "cards": _cards(events, _opened(events) if blind else dict(enumerate(deck))),
         "happened": [_describe(e) for e in events if e.type != CARD_DEALT],
         "money": _money(before, _balances(events, _never, before)),
         "moves_attested": attested,
-        "check_by_hand": _command(game, _decks_option(options), round_id, seed_hex, seeds),
+        "check_by_hand": by_hand,
     }
 
 
@@ -270,7 +290,24 @@ def _deck(seed_hex: str, round_id: str, seeds: list[str], rules: dict[str, Any])
         return []
 
 
-def _cards(events: list[Event], deck: list[str]) -> dict[str, list[str]]:
+def _opened(events: list[Event]) -> dict[int, str]:
+    """A dealer-blind round's cards by position, as the round opened them: the up-card by
+    ``card_opened``, the rest by ``cards_shown`` (none where a seat withheld its key)."""
+    cards: dict[int, str] = {}
+    for event in events:
+        if event.type == CARD_OPENED:
+            shown = [event.data]
+        elif event.type == "cards_shown":
+            shown = [c for c in _list_of(event.data.get("cards")) if isinstance(c, dict)]
+        else:
+            continue
+        for card in shown:
+            if type(card.get("position")) is int and isinstance(card.get("card"), str):
+                cards[card["position"]] = card["card"]
+    return cards
+
+
+def _cards(events: list[Event], deck: dict[int, str]) -> dict[str, list[str]]:
     """Each seat's cards as dealt, in order: ``card (face, position)``."""
     hands: dict[str, list[str]] = {}
     for event in events:
@@ -278,7 +315,7 @@ def _cards(events: list[Event], deck: list[str]) -> dict[str, list[str]]:
         if event.type != CARD_DEALT:
             continue
         position = data.get("position")
-        card = deck[position] if type(position) is int and 0 <= position < len(deck) else "?"
+        card = deck.get(position, "?") if type(position) is int else "?"
         who = "nobody" if data.get("seat") is None else f"seat {data.get('seat')}"
         hands.setdefault(who, []).append(f"{card} ({data.get('face')}, position {position})")
     return hands
@@ -288,9 +325,11 @@ def _describe(event: Event) -> str:
     who = "the server" if event.actor == SERVER else event.actor.replace(":", " ")
     data = event.data
     words = f"[{_when(event.time)}] {who}: {event.type.replace('_', ' ')}"
-    shown = [f"{_json(k)}: {_shown(k, v)}" for k, v in data.items() if k not in _QUIET]
+    told = command_data(event.version, data)
+    shown = [f"{_json(k)}: {_shown(k, v)}" for k, v in told.items() if k not in _QUIET]
     if shown:
         words += " {" + ", ".join(shown) + "}"
+    words += "".join(f"; {says}" for name, says in _CRYPTO.items() if name in told)
     statement = data.get(SIGNATURE)
     if isinstance(statement, dict):
         words += f"; signed by the seat (statement {_json(statement.get('n'))})"
@@ -401,6 +440,8 @@ def _text(story: dict[str, Any]) -> str:
     lines += _money_lines(story["money"])
     lines += _attested_lines(story["moves_attested"])
     lines += _logged_lines(story["logged"])
+    if story["check_by_hand"] == BY_HAND_BLIND:
+        return "\n".join([*lines, "", f"Check it by hand: {BY_HAND_BLIND}."])
     lines += [
         "",
         "Check it by hand: this prints the commitment (compare with round_opened), the deck",

@@ -50,7 +50,13 @@ def draws(state: State) -> frozenset[str]:
 
 
 def observe(
-    game: AnyGame, state: State, event: Event, secret: bytes, seat_id: Callable[[int], str]
+    game: AnyGame,
+    state: State,
+    event: Event,
+    secret: bytes,
+    seat_id: Callable[[int], str],
+    *,
+    blind_deck: tuple[str, ...] | None = None,  # Kvitlach has no dealer-blind tables
 ) -> list[Observation]:
     """The observations of ``event``, a seat's move, made from ``state``; [] where the seat
     had no choice between a card and a stop, or the event is neither."""

@@ -14,19 +14,37 @@ every bundle at ``table_created``) are skipped by ``seq``. A table first met at 
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
+from fairdeal.blind.elgamal import server_round_key
 from fairdeal.errors import FairdealError
 from fairdeal.events import Event, SignedEvent, actor_seat
 from fairdeal.game import AnyGame
 from fairdeal.games import registry
+from fairdeal.games.toto21 import cipher
 from fairdeal.monitor import kvitlach, toto21
 from fairdeal.monitor.observations import ONCE_A_ROUND, Observation
-from fairdeal.protocol import ROUND_REVEALED, TABLE_CREATED, TABLE_STATE
-from fairdeal.statements import NOTHING_SEEN, SIGNED
+from fairdeal.protocol import DECK_SHUFFLED, ROUND_KEY, ROUND_REVEALED, TABLE_CREATED, TABLE_STATE
+from fairdeal.statements import BLIND, NOTHING_SEEN, SIGNED, command_data
 from fairdeal.table import Replayed, runs, started, started_at
 
-Observer = Callable[[AnyGame, Any, Event, bytes, Callable[[int], str]], list[Observation]]
+
+class Observer(Protocol):
+    """A game's observations of a seat's move. It reads the round's deck from its server
+    seed, or, in a dealer-blind round, is given the deck the round opened (``blind_deck``)."""
+
+    def __call__(
+        self,
+        game: AnyGame,
+        state: Any,
+        event: Event,
+        secret: bytes,
+        seat_id: Callable[[int], str],
+        *,
+        blind_deck: tuple[str, ...] | None = None,
+    ) -> list[Observation]: ...
+
+
 OBSERVERS: Mapping[str, Observer] = {"toto21": toto21.observe, "kvitlach": kvitlach.observe}
 
 
@@ -46,6 +64,7 @@ class Replayer:
 
     def __init__(self) -> None:
         self.tables: dict[str, _Table] = {}
+        self.opened: dict[str, tuple[str, ...]] = {}  # the bundle's blind rounds' decks
         self.rounds = 0
         self.decisions = 0  # seat moves with a real choice
 
@@ -62,6 +81,7 @@ class Replayer:
             return []
         events = [signed.event for signed, _, _ in fresh]
         seeds = _seeds(events)
+        self.opened = _opened_decks(events, seeds)
         texts = [text for _, _, text in fresh]
         digests = [digest for _, digest, _ in fresh]
         found: list[Observation] = []
@@ -91,7 +111,8 @@ class Replayer:
                 return f"key:{key.key}"
             return f"{first.table}/seat:{number}"
 
-        found = observer(table.game, table.state, first, secret, seat_id)
+        blind_deck = self.opened.get(first.round or "")
+        found = observer(table.game, table.state, first, secret, seat_id, blind_deck=blind_deck)
         self.decisions += 1 if found else 0
         return found
 
@@ -147,3 +168,31 @@ def _seeds(events: Sequence[Event]) -> dict[str, bytes]:
         if event.type == ROUND_REVEALED and event.round is not None:
             seeds[event.round] = bytes.fromhex(event.data["server_seed"])
     return seeds
+
+
+def _opened_decks(
+    events: Sequence[Event], seeds: Mapping[str, bytes]
+) -> dict[str, tuple[str, ...]]:
+    """Each dealer-blind round's whole deck (SPEC 15.13.12): every position opened with the
+    three private round keys, the service's from its revealed seed. A round in which a seat
+    withheld its key has no open deck (its decisions are not observed)."""
+    decks: dict[str, list[Mapping[str, str]]] = {}
+    keys: dict[str, list[int]] = {}
+    for event in events:
+        if event.version < BLIND or event.round is None:
+            continue
+        data = command_data(event.version, event.data)
+        if event.type == DECK_SHUFFLED:
+            decks[event.round] = list(data["deck"])
+        elif event.type == ROUND_KEY:
+            keys.setdefault(event.round, []).append(
+                int.from_bytes(bytes.fromhex(data["secret"]), "little")
+            )
+    opened = {}
+    for round_id, deck in decks.items():
+        secret = seeds.get(round_id)
+        if secret is None or len(keys.get(round_id, [])) != 2:
+            continue
+        every = [server_round_key(secret), *keys[round_id]]
+        opened[round_id] = tuple(cipher.open_with_keys(entry, every) for entry in deck)
+    return opened

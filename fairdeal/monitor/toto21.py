@@ -36,21 +36,33 @@ STOPS = frozenset({"stand"})
 
 
 def observe(
-    game: AnyGame, state: State, event: Event, secret: bytes, seat_id: Callable[[int], str]
+    game: AnyGame,
+    state: State,
+    event: Event,
+    secret: bytes,
+    seat_id: Callable[[int], str],
+    *,
+    blind_deck: tuple[str, ...] | None = None,
 ) -> list[Observation]:
     """The observations of ``event``, a seat's move, made from ``state``; [] where the seat
-    had no choice (it could only stand) or the event is no draw or stop."""
+    had no choice (it could only stand) or the event is no draw or stop. A dealer-blind
+    round's deck is the one it opened, ``blind_deck`` (none where a key was withheld: such a
+    round is not observed)."""
     seat, hand = actor_seat(event.actor), state.hand
     if seat is None or hand is None or event.type not in DRAWS | STOPS:
         return []
+    if state.crypto is not None and blind_deck is None:
+        return []
+    cards = blind_deck if blind_deck is not None else deck_of(state, secret).cards
+    mine = [cards[held.position] for held in visible_to_owner(hand, seat)]
+    if state.crypto is not None and total(mine) >= LIMIT:
+        return []  # a draw the rules forbid: no choice an honest seat has (SPEC 15.13.7.2)
     legal = game.legal_actions(state, seat, secret)
     if "hit" not in legal or "stand" not in legal:
         return []
-    deck = deck_of(state, secret)
-    mine = [deck.cards[held.position] for held in visible_to_owner(hand, seat)]
     blind = [held.position for held in hand.held if held.face == BLIND]
     hole = [h.position for h in hand.hidden(hand.dealer)] if seat == hand.player else []
-    pool = untouched(deck.cards, [*range(hand.dealt(), len(deck.cards)), *blind, *hole])
+    pool = untouched(cards, [*range(hand.dealt(), len(cards)), *blind, *hole])
 
     def keeps(card: str) -> bool:
         return total([*mine, card]) <= LIMIT
@@ -59,20 +71,20 @@ def observe(
     decision = Decision(seat_id(seat), event, event.type in DRAWS, visible)
     found = []
     if event.type != "blind":
-        found.append(decision.known(NEXT_CARD, pool, keeps, deck.cards[hand.dealt()]))
+        found.append(decision.known(NEXT_CARD, pool, keeps, cards[hand.dealt()]))
     if blind and seat == hand.player:
-        found.append(decision.known(BLIND_CARD, pool, keeps, deck.cards[blind[0]]))
+        found.append(decision.known(BLIND_CARD, pool, keeps, cards[blind[0]]))
     mine_total = total(mine)
     if seat == hand.player:
-        up = deck.cards[hand.of(hand.dealer)[0].position]
+        up = cards[hand.of(hand.dealer)[0].position]
 
         def ahead(card: str) -> bool:
             return total([up, card]) >= mine_total
 
-        found.append(decision.known(OPPONENT_CARD, pool, ahead, deck.cards[hole[0]]))
+        found.append(decision.known(OPPONENT_CARD, pool, ahead, cards[hole[0]]))
     else:
         theirs = hand.of(hand.player)
-        player_total = total([deck.cards[held.position] for held in theirs])
+        player_total = total([cards[held.position] for held in theirs])
         beaten = mine_total < player_total <= LIMIT
         stratum = f"total={mine_total} their_cards={len(theirs)} blind={hand.blind_taken}"
         found.append(decision.observe(OPPONENT_HANDS, stratum, beaten))

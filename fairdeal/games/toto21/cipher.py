@@ -216,11 +216,14 @@ def check_secret(crypto: Crypto, seat: int, value: Any) -> int:
 def cards_with_keys(crypto: Crypto, secret: bytes, positions: Sequence[int]) -> dict[int, str]:
     """The cards at ``positions``, opened with every party's private key (SPEC 15.12.4)."""
     keys = [elgamal.server_round_key(secret), *crypto.secrets.values()]
+    return {position: open_with_keys(crypto.deck()[position], keys) for position in positions}
+
+
+def open_with_keys(entry: Mapping[str, str], keys: Sequence[int]) -> str:
+    """The card of one logged ciphertext, opened with every party's private round key: public
+    values once the round is over, so any backend."""
     at = server_group()
-    return {
-        position: card_of(elgamal.decrypt_with_keys(at, ciphertext(crypto, position), keys))
-        for position in positions
-    }
+    return card_of(elgamal.decrypt_with_keys(at, Ciphertext.from_json(at, entry), list(keys)))
 
 
 def card_of(point: bytes) -> str:
