@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from conformance import questions
+from conformance import blind, questions
 from fairdeal.keys import public_key_pem
 from fairdeal.note import Checkpoint, NoteSigner, sign_checkpoint
 from fairdeal.verifier import cli
@@ -1173,6 +1173,7 @@ def build() -> Suite:
     _witnesses(suite, logs, pins)
     _step_zero(suite, pins)
     questions.add(suite, _bundle_of(v1.log, "t21.2", bounded=True))
+    blind.add(suite)
     return suite
 
 

@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fairdeal import cards, randomness, statements, table
 from fairdeal.blind import rounds
 from fairdeal.blind import shuffle as tw
-from fairdeal.blind.group import random_scalar
+from fairdeal.blind.group import ORDER
 from fairdeal.events import SignedEvent, actor_seat, seat_actor
 from fairdeal.games import registry
 from fairdeal.games.base import Command
@@ -48,6 +48,19 @@ def seat_key(seat: int, label: str = "blind") -> Ed25519PrivateKey:
     return Ed25519PrivateKey.from_private_bytes(hashlib.sha256(f"{label}-{seat}".encode()).digest())
 
 
+class Seeded:
+    """A fixed stream of scalars (SHA-512 of a label and a counter): parties whose every draw
+    is the same in each run, for the conformance suite and vectors (never for play)."""
+
+    def __init__(self, label: str) -> None:
+        self.label, self.count = label, 0
+
+    def below(self, bound: int) -> int:
+        self.count += 1
+        digest = hashlib.sha512(f"{self.label}:{self.count}".encode()).digest()
+        return int.from_bytes(digest, "little") % bound
+
+
 def careful(seat: int, seen: list[str], legal: list[str]) -> str:
     """Draws below 17 and never at 21 or more (the rule the service cannot check)."""
     if "golden_point" in legal and hands.two_aces(seen[:2]):
@@ -67,6 +80,7 @@ class BlindTable:
     secrets: dict[str, bytes] = field(default_factory=dict)
     parties: dict[int, Party] = field(default_factory=dict)
     round_id: str | None = None
+    seeded: bool = False  # every party's draws fixed (Seeded), so each run logs the same bytes
 
     def __post_init__(self) -> None:
         game = registry()["toto21"]
@@ -115,8 +129,13 @@ class BlindTable:
         secret = self.secrets[round_id] = server_seed(round_id)
         commitment = randomness.seed_commitment(secret).hex()
         self.server(ROUND_OPENED, {"commitment": commitment}, round_id)
-        self.parties = {seat: Party(seat, self.table_id, round_id) for seat in (0, 1)}
+        self.parties = {seat: self.party(seat, round_id) for seat in (0, 1)}
         return round_id
+
+    def party(self, seat: int, round_id: str) -> Party:
+        if not self.seeded:
+            return Party(seat, self.table_id, round_id)
+        return Party(seat, self.table_id, round_id, Seeded(f"{self.table_id}:{round_id}:{seat}"))
 
     def commit_and_reveal(self, seats: tuple[int, ...] = (0, 1)) -> None:
         assert self.round_id is not None
@@ -165,10 +184,12 @@ class BlindTable:
         wanted = [at_server.index(card) for _, card in sorted(cards_at.items())]
         rest = [i for i in range(36) if i not in wanted]
         permutation = [wanted.pop(0) if p in cards_at else rest.pop(0) for p in range(36)]
-        fresh = tuple(random_scalar() for _ in range(36))
+        draw = self.parties[0].rng
+        fresh = tuple(1 + draw.below(ORDER - 1) for _ in range(36))
         first = tw.ShuffleWitness(tuple(permutation), fresh)
         self.send(0, DECK_SHUFFLED, self.parties[0].step(state, self.round_events(), first))
-        keep = tw.ShuffleWitness(tuple(range(36)), tuple(random_scalar() for _ in range(36)))
+        again = tuple(1 + self.parties[1].rng.below(ORDER - 1) for _ in range(36))
+        keep = tw.ShuffleWitness(tuple(range(36)), again)
         self.send(1, DECK_SHUFFLED, self.parties[1].step(self.state, self.round_events(), keep))
 
     def seen_by(self, seat: int) -> list[str]:

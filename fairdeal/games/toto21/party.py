@@ -16,8 +16,9 @@ from typing import Any
 
 from fairdeal.blind import elgamal, proofs
 from fairdeal.blind import shuffle as tw
+from fairdeal.blind.algebra import SYSTEM_RANDOMNESS, Randomness
 from fairdeal.blind.elgamal import Ciphertext, Share
-from fairdeal.blind.group import BlindError, random_scalar, scalar_bytes
+from fairdeal.blind.group import ORDER, BlindError, scalar_bytes
 from fairdeal.errors import FairdealError
 from fairdeal.events import seat_actor
 from fairdeal.games.dealing import DOWN, UP
@@ -51,7 +52,17 @@ class Party:
     seat: int
     table: str
     round_id: str
-    _x: int = field(default_factory=random_scalar, repr=False)
+    # Every draw (the key, each proof's nonce, the shuffle): the system's generator unless a
+    # test or a vector generator gives a fixed one
+    rng: Randomness = field(default=SYSTEM_RANDOMNESS, repr=False)
+    _x: int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._x = self._scalar()
+
+    def _scalar(self) -> int:
+        """A uniform scalar in [1, order), as ``random_scalar`` draws one."""
+        return 1 + self.rng.below(ORDER - 1)
 
     @property
     def actor(self) -> str:
@@ -63,7 +74,7 @@ class Party:
     def commitment_data(self, commitment: str) -> dict[str, Any]:
         """``seed_commitment``'s data: the seed commitment and the round key with its proof."""
         where = self._context("round-key", 0)
-        proof = proofs.prove_knowledge(cipher.group(), self._x, context=where)
+        proof = proofs.prove_knowledge(cipher.group(), self._x, context=where, nonce=self._scalar())
         key = {"key": self.public_key(), "proof": proof.to_json()}
         return {"commitment": commitment, "round_key": key}
 
@@ -83,7 +94,7 @@ class Party:
         key = cipher.joint_key(crypto, current.seats)
         inputs = tuple((c.a, c.b) for c in _deck(crypto.deck()))
         if witness is None:
-            outputs, witness = tw.shuffle(group, key, inputs)
+            outputs, witness = tw.shuffle(group, key, inputs, self.rng)
         else:
             re_encrypted = [
                 tw.re_encrypt(group, key, e, r)
@@ -91,7 +102,7 @@ class Party:
             ]
             outputs = tuple(re_encrypted[j] for j in witness.permutation)
         context = self._context("shuffle", step)
-        proof = tw.prove(tw.Statement(group, key, inputs, outputs, context), witness)
+        proof = tw.prove(tw.Statement(group, key, inputs, outputs, context), witness, self.rng)
         return {"deck": tw.encode_deck(group, outputs), "proof": tw.encode_proof(group, proof)}
 
     def check_chain(self, state: State, events: Iterable[Logged]) -> None:
@@ -143,7 +154,11 @@ class Party:
                 )
             where = self._context("share", position)
             share = elgamal.decryption_share(
-                cipher.group(), self._x, cipher.ciphertext(crypto, position), context=where
+                cipher.group(),
+                self._x,
+                cipher.ciphertext(crypto, position),
+                context=where,
+                nonce=self._scalar(),
             )
             entries.append({"position": position, **share.to_json()})
         return {"shares": entries}
