@@ -85,9 +85,7 @@ def _forged(bundle: Bundle, change: Callable[[Events], None]) -> Bundle:
 
 
 def _first(events: Events, kind: str, actor: str | None = None) -> dict[str, Any]:
-    return next(
-        e for e in events if e["type"] == kind and (actor is None or e["actor"] == actor)
-    )
+    return next(e for e in events if e["type"] == kind and (actor is None or e["actor"] == actor))
 
 
 def _signed(event: dict[str, Any]) -> dict[str, Any]:
@@ -205,9 +203,7 @@ def add(suite: "Suite") -> None:
     """The valid rounds, then the attacks, in SPEC 15.13.14's order."""
     valid = _played("v3-valid")
     claimed = _played("v3-gold", cards_at={0: "AS", 1: "7H", 2: "AH", 3: "8C"})
-    false_claim = _played(
-        "v3-false", _claim, cards_at={0: "AS", 1: "7H", 2: "KH", 3: "8C"}
-    )
+    false_claim = _played("v3-false", _claim, cards_at={0: "AS", 1: "7H", 2: "KH", 3: "8C"})
     illegal = _played(
         "v3-draw", _greedy, cards_at={0: "10S", 1: "7H", 2: "AH", 3: "8C", 4: "6D", 5: "9D"}
     )
