@@ -115,13 +115,13 @@ def shuffled(state: State, command: Command, secret: bytes | None) -> Decision[S
     current = current_round(state, command)
     seat, crypto = acting_seat(command), _crypto(state)
     request = _asked(crypto, SHUFFLE_DUE, seat, command)
+    in_time(request.deadline, command.time, "shuffle")
     step = len(crypto.decks)
     data = command.data
     if set(data) - {"step"} != {"deck", "proof"}:
         raise IllegalActionError("deck_shuffled carries exactly deck and proof")
     if "step" in data and (type(data["step"]) is not int or data["step"] != step):
         raise IllegalActionError(f"this is step {step}")
-    in_time(request.deadline, command.time, "shuffle")
     where = cipher.context(command.table, current.round_id, command.actor, "shuffle", step)
     cipher.check_step(crypto, current.seats, step, data, where)
     run = Run(state, command)
