@@ -17,7 +17,6 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
+from bench.blind import best  # noqa: E402
 from fairdeal import table  # noqa: E402 - after the path is set
 from fairdeal.blind import group as blind_group  # noqa: E402
 from fairdeal.blind import rounds, shuffle  # noqa: E402
@@ -159,7 +159,7 @@ def main() -> None:
     signer = Ed25519PrivateKey.from_private_bytes(bytes(32))
     public, message = signer.public_key(), b"fairdeal bench" * 8
     signature = signer.sign(message)
-    baseline = _best(lambda: public.verify(signature, message))
+    baseline = best(lambda: public.verify(signature, message), 5, 2000)
     print(f"baseline: one Ed25519 verify (cryptography) {baseline * 1e6:.1f} µs")
     t, played, figures = play(args.rounds)
     made = bundles(t, played)
@@ -188,16 +188,6 @@ def main() -> None:
     dealt, size = long_round()
     print(f"  a long round, {dealt} cards: {size} bytes")
     print(f"  largest played: {max(sizes)} bytes; target: 100 KB typical, 160 KB any round")
-
-
-def _best(work: Callable[[], object], repeats: int = 5, number: int = 2000) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.process_time()
-        for _ in range(number):
-            work()
-        times.append((time.process_time() - start) / number)
-    return min(times)
 
 
 if __name__ == "__main__":

@@ -211,12 +211,7 @@ def ask_shares(run: Run, positions: Sequence[int]) -> None:
 def shares(state: State, command: Command, secret: bytes | None) -> Decision[State]:
     """A seat's ``decryption_shares``; the last answer opens the face-up cards and gives the
     move to the seat whose turn it is."""
-    current = current_round(state, command)
-    seat, crypto = acting_seat(command), _crypto(state)
-    request = _asked(crypto, SHARES_DUE, seat, command)
-    in_time(request.deadline, command.time, "shares")
-    if set(command.data) != {"shares"}:
-        raise IllegalActionError("decryption_shares carries exactly shares")
+    current, seat, crypto, request = _answer(state, command, SHARES_DUE, "shares")
     positions = request.positions[seat]
     entries = cipher.check_shares(
         crypto, seat, positions, command.data["shares"], where=(command.table, current.round_id)
@@ -290,12 +285,7 @@ def ask_keys(run: Run) -> None:
 
 def round_key(state: State, command: Command, secret: bytes | None) -> Decision[State]:
     """A seat's private round key; the last one opens every card and ends the round."""
-    current = current_round(state, command)
-    seat, crypto = acting_seat(command), _crypto(state)
-    request = _asked(crypto, KEYS_DUE, seat, command)
-    in_time(request.deadline, command.time, "key")
-    if set(command.data) != {"secret"}:
-        raise IllegalActionError("round_key carries exactly secret")
+    current, seat, crypto, _ = _answer(state, command, KEYS_DUE, "secret")
     cipher.check_secret(crypto, seat, command.data["secret"])
     run = Run(state, command)
     run.emit(record(command, {"secret": command.data["secret"]}, current.round_id))
@@ -316,6 +306,20 @@ def _crypto(state: State) -> Crypto:
     if state.crypto is None:
         raise IllegalActionError("only a dealer-blind table's round has this step")
     return state.crypto
+
+
+def _answer(
+    state: State, command: Command, kind: str, member: str
+) -> tuple[RoundState, int, Crypto, Request]:
+    """A seat's answer to the pending ``kind``, in time, its data exactly ``member``: the
+    round, the seat, the round's cryptography and the request (SPEC 15.13.6.3, 15.13.7.3)."""
+    current = current_round(state, command)
+    seat, crypto = acting_seat(command), _crypto(state)
+    request = _asked(crypto, kind, seat, command)
+    in_time(request.deadline, command.time, "answer")
+    if set(command.data) != {member}:
+        raise IllegalActionError(f"{command.type} carries exactly {member}")
+    return current, seat, crypto, request
 
 
 def _asked(crypto: Crypto, kind: str, seat: int, command: Command) -> Request:
