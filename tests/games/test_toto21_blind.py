@@ -278,6 +278,10 @@ def test_a_bad_share_or_a_share_not_asked_is_refused() -> None:
         t.send(seat, DECRYPTION_SHARES, {"shares": wrong})
     with pytest.raises(IllegalActionError, match="positions"):
         t.send(seat, DECRYPTION_SHARES, {"shares": honest["shares"][1:]})
+    # the up-card (position 1) is asked of every seat: true in its place is not 1
+    as_true = [{**e, "position": True} if e["position"] == 1 else e for e in honest["shares"]]
+    with pytest.raises(IllegalActionError, match="integer"):
+        t.send(seat, DECRYPTION_SHARES, {"shares": as_true})
     t.send(seat, DECRYPTION_SHARES, honest)
     with pytest.raises(OutOfTurnError):
         t.send(seat, DECRYPTION_SHARES, honest)

@@ -179,6 +179,8 @@ def check_shares(
         raise IllegalActionError("shares is a list of {position, proof, share}")
     if any(set(entry) != {"position", "proof", "share"} for entry in value):
         raise IllegalActionError("each share is an object of exactly position, proof and share")
+    if any(type(entry["position"]) is not int for entry in value):  # true is not 1
+        raise IllegalActionError("a share's position is an integer")
     if [entry["position"] for entry in value] != list(positions):
         raise IllegalActionError(f"the shares asked of this seat are of positions {positions}")
     key, party = bytes.fromhex(crypto.round_keys[seat]), seat_actor(seat)
