@@ -38,8 +38,15 @@ as parsed, typed for a type checker (``TableView``, ``Receipt``, ...; the packag
 
 Uses only the standard library, ``cryptography``, the pure core and the verifier: the core
 install (``pip install .``, without the server extra) is all it needs.
+
+At a dealer-blind table (SPEC 15.13) each seat is a party to every round: ``SeatClient`` keeps
+its private round key in memory (``party``), answers what the checked chain asks of it
+(``answer_pending``: the key with the commitment, the shuffle step, the decryption shares, the
+key at the showdown) and opens its own face-down cards (``own_cards``); ``PartyRefusedError``
+when the log asks what a party must never give.
 """
 
+from fairdeal.games.toto21.party import PartyRefusedError
 from fairdeal.verifier import Finding, Report
 
 from .client import FairdealClient, SeatClient
@@ -81,6 +88,7 @@ __all__ = [
     "Finding",
     "GameView",
     "LoggedEvent",
+    "PartyRefusedError",
     "Receipt",
     "ReceiptChainError",
     "ReceiptError",

@@ -15,18 +15,22 @@ from fairdeal import randomness, statements
 from fairdeal.canonical import json_text
 from fairdeal.errors import FairdealError
 from fairdeal.events import ChainHead, SignedEvent, seat_actor
+from fairdeal.games.toto21.party import Party
 from fairdeal.keys import KeySet, load_public_key
 from fairdeal.protocol import (
     CARD_DEALT,
     CLIENT_SEED,
+    DECK_SHUFFLED,
+    DECRYPTION_SHARES,
     JOINER_ACCEPTED,
     JOINER_REJECTED,
+    ROUND_KEY,
     ROUND_OPENED,
     SEAT_JOINED,
     SEED_COMMITMENT,
     SERVER,
 )
-from fairdeal.statements import KEY, SIGNATURE
+from fairdeal.statements import BLIND, KEY, SIGNATURE
 from fairdeal.verifier import Report, Trust, load_trust, verify_bundle
 
 from .errors import (
@@ -43,6 +47,8 @@ from .errors import (
 from .receipts import TableLog, expect_receipt, opens_commitment, private_cards, receipt_error
 from .replies import Action, EventsReply, Receipt, RoundOpenedReply, SeatReply, TableView
 from .transport import Connection, Request, Retries, json_answer, new_idempotency_key
+
+MAX_ANSWERS = 8  # answers a blind round may owe at once: commitment, reveal, step, shares, key
 
 
 class FairdealClient:
@@ -287,6 +293,10 @@ class SeatClient:
     409 ``idempotency_key_reused`` (its statement is made after another head), never
     applied twice: its receipts are in the chain.
 
+    At a dealer-blind table (SPEC 15.13) the seat is also a party to each round: ``party``
+    keeps its private round key in memory, ``answer_pending`` sends what the checked chain
+    asks of it, and ``own_cards`` opens its face-down cards.
+
     A seed committed (``seed``) is kept until its reveal: every call of this seat first
     reveals a kept seed whose round's reveals are open, and hands that reveal's reply to
     ``on_reveal`` (which does nothing unless replaced), as ``seed`` does when its own
@@ -308,6 +318,7 @@ class SeatClient:
         self.client, self.table_id, self.seat, self.token = client, table_id, seat, token
         self.key, self.n = key, n
         self.seeds = dict(seeds or {})  # committed and not yet revealed, by round
+        self.parties: dict[str, Party] = {}  # a dealer-blind table's: this seat's, by round
         self.on_reveal: Callable[[str, EventsReply], None] = _ignore_reveal
 
     @property
@@ -334,13 +345,17 @@ class SeatClient:
         """Commit to a client seed (a fresh random one unless given) and keep it; the reply
         is the commitment's. The seed is revealed as soon as every seat has committed: at
         once if this commitment was the last, else at this seat's next call (or ``reveal``).
-        For a round this seat already committed to, this is ``reveal``."""
+        For a round this seat already committed to, this is ``reveal``. At a dealer-blind
+        table the commitment carries the round key of this seat's ``party`` for the round."""
         if round_id in self.seeds:
             return self.reveal(round_id, idempotency_key)
         self._reveal_due()
         seed = seed if seed is not None else secrets.token_hex(16)
         randomness.check_client_seed(seed)  # refused now, not at the reveal
-        data = {"commitment": randomness.client_seed_commitment(round_id, self.seat, seed).hex()}
+        commitment = randomness.client_seed_commitment(round_id, self.seat, seed).hex()
+        data: dict[str, Any] = {"commitment": commitment}
+        if self.client.log(self.table_id).version >= BLIND:  # with this seat's round key
+            data = self.party(round_id).commitment_data(commitment)
         path = f"/v1/rounds/{round_id}/seeds"
         reply: EventsReply = self._command(
             path, SEED_COMMITMENT, data, data, round_id=round_id, idempotency_key=idempotency_key
@@ -421,6 +436,78 @@ class SeatClient:
         )
         self.client.check_private_cards(self.table_id, reply["current_round"], reply["view"])
         return reply
+
+    # Dealer-blind tables (SPEC 15.13)
+
+    def party(self, round_id: str) -> Party:
+        """This seat's party to a dealer-blind round: its private round key, made here for
+        the round and kept in this object's memory only (a program that loses it mid-round
+        cannot answer, and its seat loses the round at the next deadline)."""
+        party = self.parties.get(round_id)
+        if party is None:
+            self.parties = {round_id: Party(self.seat, self.table_id, round_id)}
+            party = self.parties[round_id]
+        return party
+
+    def game_state(self) -> Any:
+        """A dealer-blind table's game state (Toto21's ``State``), folded by the rules from
+        the table's chain as this client checked it, caught up on first. ValueError at any
+        other table (its view is ``view``)."""
+        log = self.client.sync(self.table_id)
+        if log.version < BLIND or log.state is None:
+            raise ValueError(f"table {self.table_id} is not a dealer-blind table")
+        return log.state
+
+    def answer_pending(self) -> list[str]:
+        """Send, as this seat's party, every answer its dealer-blind table's round asks of it
+        now, each only once the chain (caught up on, every proof checked by the party) asks
+        it: the seed commitment with the round key, the seed once the reveals open, the
+        shuffle step, the decryption shares, the round key at the showdown. Returns the
+        command types sent, in order ([]: nothing is owed now; the seat's moves are its
+        player's: ``act``). ``PartyRefusedError`` if the log asks what the party must not
+        give: stop playing this table and keep its chain as evidence."""
+        sent: list[str] = []
+        while (kind := self._owed()) is not None:
+            if len(sent) == MAX_ANSWERS:  # a round never asks this many at once
+                raise ClientError(f"the table still asks seat {self.seat} for {kind}: {sent}")
+            self._answer(kind)
+            sent.append(kind)
+        return sent
+
+    def own_cards(self) -> dict[int, str]:
+        """This seat's face-down cards in the current round of a dealer-blind table, by
+        position, each opened here with every published share checked and this seat's own
+        (never sent before the showdown); {} when there is none (yet)."""
+        state = self.game_state()
+        current = state.round
+        if current is None or state.hand is None or current.round_id not in self.parties:
+            return {}
+        opened: dict[int, str] = self.parties[current.round_id].own_cards(state)
+        return opened
+
+    def _owed(self) -> str | None:
+        """The answer this seat owes the blind round now, if any, as the rules list it."""
+        log = self.client.sync(self.table_id)
+        if log.game is None or log.version < BLIND:
+            raise ValueError(f"table {self.table_id} is not a dealer-blind table")
+        legal = log.game.legal_actions(log.state, self.seat, None)
+        owed = (SEED_COMMITMENT, CLIENT_SEED, DECK_SHUFFLED, DECRYPTION_SHARES, ROUND_KEY)
+        return next((kind for kind in owed if kind in legal), None)
+
+    def _answer(self, kind: str) -> None:
+        log = self.client.log(self.table_id)
+        state = log.state
+        round_id = state.round.round_id
+        if kind == SEED_COMMITMENT:
+            self.seed(round_id)
+        elif kind == CLIENT_SEED:
+            self.reveal(round_id)
+        elif kind == DECK_SHUFFLED:
+            self.act(round_id, kind, **self.party(round_id).step(state, log.round_events))
+        elif kind == DECRYPTION_SHARES:
+            self.act(round_id, kind, **self.party(round_id).shares(state))
+        else:
+            self.act(round_id, kind, **self.party(round_id).reveal(state, log.round_events))
 
     def _reveals_open(self, round_id: str) -> bool:
         """Whether the chain, caught up on unless it shows them already, has the round's

@@ -4,24 +4,26 @@ request, and the private cards a view shows against their signed commitments."""
 
 import hmac
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fairdeal import randomness, statements
 from fairdeal.canonical import json_text
 from fairdeal.errors import FairdealError, GameError, HashMismatchError, SignatureError
 from fairdeal.events import ChainHead, Event, SignedEvent, actor_seat
-from fairdeal.games.base import Command
+from fairdeal.games import registry
+from fairdeal.games.base import AnyGame, Command
 from fairdeal.protocol import (
     ROUND_OPENED,
     ROUND_REVEALED,
     ROUND_SEALED,
     ROUND_VOIDED,
     SEEDS_COMMITTED,
+    TABLE_CREATED,
     TABLE_STATE,
 )
-from fairdeal.statements import NO_KEYS, NOTHING_SEEN, SIGNED, SeatKeys, Seen
-from fairdeal.table import SEAT_KEYS
+from fairdeal.statements import BLIND, NO_KEYS, NOTHING_SEEN, SIGNED, SeatKeys, Seen
+from fairdeal.table import SEAT_KEYS, started
 
 from .errors import (
     ReceiptChainError,
@@ -46,6 +48,12 @@ class TableLog:
     # version 2: each seat's bound key and last n, and the events a statement may name
     seats: SeatKeys = field(default_factory=lambda: NO_KEYS)
     seen: Seen = NOTHING_SEEN
+    # version 3 (a dealer-blind table): the game's state, folded from the checked chain with
+    # the rules, and the current round's events as a seat's party reads them (type, actor,
+    # command data, SPEC 15.13.11)
+    game: AnyGame | None = None
+    state: Any = None
+    round_events: list[tuple[str, str, Mapping[str, Any]]] = field(default_factory=list)
 
     @property
     def after(self) -> dict[str, Any]:
@@ -91,6 +99,29 @@ class TableLog:
             self.reveals_open = event.round
         elif event.type in (ROUND_SEALED, ROUND_VOIDED, ROUND_REVEALED):
             self.seeding = self.reveals_open = None
+        if self.version >= BLIND:
+            self._fold(event)
+
+    def _fold(self, event: Event) -> None:
+        """The game's state after ``event`` (the rules' ``apply``, on its command data): what a
+        dealer-blind seat's party answers from. The chain is checked; nothing here is trusted
+        that the party does not check again (every key, step and share proof)."""
+        try:
+            if event.type == TABLE_CREATED:
+                self.game, self.state = started(registry(), event.data, event.version)
+                return
+            if self.game is None or event.type == TABLE_STATE:
+                return
+            recorded = replace(event, data=statements.command_data(event.version, event.data))
+            self.state = self.game.apply(self.state, recorded)
+        except FairdealError as e:
+            raise ReceiptChainError(
+                f"table {event.table} seq {event.seq}: the rules cannot follow {event.type}: {e}"
+            ) from e
+        if event.type == ROUND_OPENED:
+            self.round_events = []
+        if event.round is not None:
+            self.round_events.append((event.type, event.actor, recorded.data))
 
 
 def receipt_error(error: FairdealError, message: str) -> ReceiptError:

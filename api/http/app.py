@@ -12,7 +12,7 @@ from flask import Flask, Response, request, stream_with_context
 from flask_smorest import Blueprint
 from werkzeug.exceptions import HTTPException
 
-from fairdeal.protocol import CLIENT_SEED, JOINER_ACCEPTED, JOINER_REJECTED, SEED_COMMITMENT
+from fairdeal.protocol import JOINER_ACCEPTED, JOINER_REJECTED
 from fairdeal.statements import SIGNATURE
 
 from ..service import ids
@@ -150,7 +150,7 @@ def close_app(app: Flask) -> None:
 @tables.arguments(schemas.CreateTableSchema())
 @tables.response(201, schemas.SeatSchema)
 @tables.doc(responses={201: {"links": schemas.TABLE_LINKS}})
-@documented(tables, PUBLIC, 400, 409, 413, 422)
+@documented(tables, PUBLIC, 400, 409, 413, 422, 501)
 def create_table(body: dict[str, Any]) -> dict[str, Any]:
     """Create a table; the creator takes seat 0 and gets its bearer token.
 
@@ -229,7 +229,7 @@ def table_action(body: dict[str, Any], table_id: str) -> dict[str, Any]:
 @tables.route("/tables/<table_id>/rounds", methods=["POST"], parameters=[schemas.TABLE_ID])
 @tables.response(201, schemas.RoundOpenedSchema)
 @tables.doc(responses={201: {"links": schemas.ROUND_LINKS}})
-@documented(tables, SEAT, 400, 404, 409, 413, 422, idempotent=True)
+@documented(tables, SEAT, 400, 404, 409, 413, 422, 501, idempotent=True)
 def open_round(table_id: str) -> dict[str, Any]:
     """Open the next round: the server commits to a fresh seed and logs the commitment."""
     return service().open_round(table_id, _token(), _idempotency(table_id))
@@ -245,12 +245,9 @@ def add_seed(body: dict[str, Any], round_id: str) -> dict[str, Any]:
     ``commitment`` first (seed_commitment); once every seat has committed (or sent its seed,
     or timed out) the reveals open and each committed seat sends its ``seed``, which must
     open its commitment. A seat may instead send its ``seed`` straight away, before the
-    reveals: its seed is then public before the seal."""
-    kind, data = (
-        (SEED_COMMITMENT, {"commitment": body["commitment"]})
-        if "commitment" in body
-        else (CLIENT_SEED, {"seed": body["seed"]})
-    )
+    reveals: its seed is then public before the seal. At a dealer-blind table every seat
+    commits, its ``round_key`` beside its ``commitment`` (SPEC 15.13.3.2)."""
+    kind, data = schemas.seed_command(body)
     return _seat_command(ids.table_of(round_id), kind, _signed(data, body), round_id)
 
 

@@ -9,9 +9,16 @@ Redis does not answer, each process counts in its own memory and asks it again n
 A request over the limit is answered 429 ``rate_limited`` in the one error body, with
 ``Retry-After``; it is counted (``fairdeal_rate_limited_total``) and its access line is at DEBUG
 (logs.py), so that a flood of them writes nothing at the usual levels.
+
+And the size of a request's body: ``FAIRDEAL_MAX_REQUEST_BYTES`` (Flask's MAX_CONTENT_LENGTH)
+for every request but one kind: a dealer-blind seat's shuffle step (``deck_shuffled``, SPEC
+15.13.5.3: 36 ciphertexts and a proof, about 20 KB) may reach ``BLIND_STEP_BYTES``. Its route
+(a round's actions) reads up to that many bytes; any other command there over the usual
+limit is still 413 ``request_too_large``.
 """
 
 import importlib.util
+import json
 import logging
 import math
 import time
@@ -19,14 +26,14 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask
+from flask import Flask, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 from limits.errors import ConfigurationError
 
 from ..service.config import Config, ConfigError
-from ..service.errors import RateLimitedError
+from ..service.errors import RateLimitedError, TooLargeError
 
 LIMITED_ENDPOINTS = ("tables.create_table", "tables.join_table")
 SHARED_SCOPE = "unauthenticated-writes"
@@ -36,11 +43,17 @@ REDIS_EXTRA = "pip install 'fairdeal[redis]'"
 # counts in memory, and asks the Redis again after 1, 2, 4 ... 32 s (flask-limiter's backoff).
 REDIS_TIMEOUT_S = 1.0
 log = logging.getLogger("fairdeal")
+# A dealer-blind seat's shuffle step: its body, about 20 KB, may be this large (bounded: the
+# step's size is fixed by the deck, 36 cards); the endpoint that takes it, and its type.
+BLIND_STEP_BYTES = 64 * 1024
+BLIND_STEP_ENDPOINT, BLIND_STEP = "tables.round_action", "deck_shuffled"
 
 
 def install(app: Flask, config: Config, on_refused: Callable[[], None]) -> Limiter | None:
     """Limit ``LIMITED_ENDPOINTS`` to ``config.rate_limit`` per client address; ``"0"`` or
-    ``""``: no limit. ``on_refused`` is told of each request refused (the metrics count them)."""
+    ``""``: no limit. ``on_refused`` is told of each request refused (the metrics count them).
+    The bodies' size limit (``limit_bodies``) is installed first, whatever the rate."""
+    limit_bodies(app, config.max_request_bytes)
     rate = config.rate_limit
     if rate.strip() in OFF:
         return None
@@ -63,6 +76,34 @@ def install(app: Flask, config: Config, on_refused: Callable[[], None]) -> Limit
         return answer.body(), answer.status, answer.headers()
 
     return limiter
+
+
+def limit_bodies(app: Flask, limit: int) -> None:
+    """Every body at most ``limit`` bytes (MAX_CONTENT_LENGTH), but a shuffle step's at most
+    ``BLIND_STEP_BYTES``: its route reads up to that many, then refuses any other body over
+    ``limit`` (413), as the usual limit would have. Runs before the body is read as JSON."""
+    larger = max(limit, BLIND_STEP_BYTES)
+
+    @app.before_request
+    def allow_a_shuffle_step() -> None:
+        if request.endpoint != BLIND_STEP_ENDPOINT or request.method != "POST":
+            return
+        request.max_content_length = larger
+        raw = request.get_data(cache=True)
+        # a body sent without a length (chunked) at the limit may have been cut there
+        over = len(raw) > limit or (request.content_length is None and len(raw) >= limit)
+        if over and not _is_shuffle_step(raw):
+            raise TooLargeError("the request body is too large")
+
+
+def _is_shuffle_step(raw: bytes) -> bool:
+    """Whether a body is a ``deck_shuffled`` command (whether it is well formed is for the
+    JSON check and the schema that come next)."""
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(body, dict) and body.get("type") == BLIND_STEP
 
 
 def _check(rate: str) -> None:

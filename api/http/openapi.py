@@ -88,7 +88,10 @@ _ERRORS: dict[int, tuple[str, str]] = {
         "invalid_input (the request does not match its schema; details.fields "
         "names what), over_limit (a number over the deployment's limit, or a bet over the "
         "table's), invalid_options, invalid_seed or commitment_mismatch (a revealed seed "
-        "that does not open the seat's commitment).",
+        "that does not open the seat's commitment); at a dealer-blind table key_required (a "
+        "seat without a key), key_invalid, shuffle_invalid, share_invalid or key_mismatch (a "
+        "round key, shuffle step, decryption share or revealed key that fails its check: "
+        "nothing is logged).",
     ),
     429: (
         "TooManyRequests",
@@ -96,6 +99,11 @@ _ERRORS: dict[int, tuple[str, str]] = {
         "Retry-After seconds.",
     ),
     500: ("InternalError", "internal_error: the server failed (a bug); nothing was changed."),
+    501: (
+        "BlindUnavailable",
+        "blind_unavailable: this service cannot deal dealer-blind tables (libsodium is not "
+        "installed where it runs); any other table is served.",
+    ),
     503: (
         "DatabaseUnavailable",
         "database_unavailable: the database cannot do the work for now. "

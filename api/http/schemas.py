@@ -11,6 +11,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 
 from fairdeal import bundle
 from fairdeal.games import registry
+from fairdeal.protocol import CLIENT_SEED, SEED_COMMITMENT
 from fairdeal.statements import MAX_N
 
 from ..service import ids
@@ -127,8 +128,38 @@ class DecisionSchema(StrictSchema):
     signed = _signed()
 
 
+class ProofSchema(StrictSchema):
+    """A Schnorr proof of knowledge (SPEC 15.6): two canonical scalars."""
+
+    c = fields.String(required=True, validate=_HEX64, metadata={"description": "64 lowercase hex"})
+    s = fields.String(required=True, validate=_HEX64, metadata={"description": "64 lowercase hex"})
+
+
+class RoundKeySchema(StrictSchema):
+    """A seat's round key at a dealer-blind table, with its proof (SPEC 15.13.3.2)."""
+
+    key = fields.String(
+        required=True,
+        validate=_HEX64,
+        metadata={"description": "the seat's fresh round key X_j, an element (64 lowercase hex)"},
+    )
+    proof = fields.Nested(ProofSchema, required=True)
+
+
+def seed_command(body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The seat command a seeds body is: ``seed_commitment`` of its commitment (with the
+    round key a dealer-blind table asks beside it), or ``client_seed`` of its seed."""
+    if "commitment" not in body:
+        return CLIENT_SEED, {"seed": body["seed"]}
+    data = {"commitment": body["commitment"]}
+    if "round_key" in body:
+        data["round_key"] = body["round_key"]
+    return SEED_COMMITMENT, data
+
+
 class SeedSchema(StrictSchema):
-    """Exactly one of ``seed`` (client_seed) and ``commitment`` (seed_commitment)."""
+    """Exactly one of ``seed`` (client_seed) and ``commitment`` (seed_commitment); at a
+    dealer-blind table ``round_key`` goes with the commitment."""
 
     seed = fields.String(
         validate=validate.Length(min=1, max=256),
@@ -145,16 +176,28 @@ class SeedSchema(StrictSchema):
             "commit` prints it), before any seed is revealed"
         },
     )
+    round_key = fields.Nested(
+        RoundKeySchema,
+        metadata={
+            "description": "a dealer-blind table's seat sends its round key with its "
+            "commitment (SPEC 15.13.3.2); any other table refuses it"
+        },
+    )
     signed = _signed()
 
     @validates_schema
     def one_of_seed_and_commitment(self, data: dict[str, Any], **_: Any) -> None:
         if ("seed" in data) == ("commitment" in data):
             raise ValidationError("send exactly one of seed and commitment")
+        if "round_key" in data and "commitment" not in data:
+            raise ValidationError("round_key goes with a commitment", "round_key")
 
 
 # OpenAPI 3.0 states "exactly one of" as a oneOf of the two ``required`` lists.
-SEED_ONE_OF = [{"required": ["seed"]}, {"required": ["commitment"]}]
+SEED_ONE_OF: list[dict[str, Any]] = [
+    {"required": ["seed"], "not": {"required": ["round_key"]}},
+    {"required": ["commitment"]},
+]
 
 
 class ActionSchema(StrictSchema):

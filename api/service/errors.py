@@ -89,6 +89,13 @@ class TooLargeError(ApiError):
     status, code = 413, "request_too_large"
 
 
+class BlindUnavailableError(ApiError):
+    """A dealer-blind table asked of a service without libsodium: its secrets (the server's
+    round key and shares, its shuffle step) need constant-time group arithmetic (SPEC 15.13)."""
+
+    status, code = 501, "blind_unavailable"
+
+
 class DatabaseUnavailableError(ApiError):
     """The database cannot do the work for now: the same request may succeed later."""
 
@@ -150,11 +157,19 @@ class StatementStaleError(SignatureStaleError):
 # that does not open its commitment are 422. A seat's command without the signature its key
 # asks for, with one that does not verify, or with one where the seat has no key is 403:
 # the bearer token says which seat sends it, the signature that the seat said it (SPEC 6.7).
+# At a dealer-blind table (SPEC 15.13) a join without the key every seat needs, and a round
+# key, shuffle step, decryption share or revealed key that fails its check are 422, as a seed
+# that does not open its commitment.
 _GAME_STATUS = {
     "invalid_options": 422,
     "over_limit": 422,
     "invalid_seed": 422,
     "commitment_mismatch": 422,
+    "key_required": 422,
+    "key_invalid": 422,
+    "shuffle_invalid": 422,
+    "share_invalid": 422,
+    "key_mismatch": 422,
     "signature_missing": 403,
     "signature_invalid": 403,
     "signature_unexpected": 403,

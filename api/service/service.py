@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar, cast
 
 from fairdeal import randomness
+from fairdeal.blind import elgamal
+from fairdeal.blind.group import ristretto255
 from fairdeal.errors import (
     FairdealError,
     GameError,
@@ -32,7 +34,7 @@ from fairdeal.protocol import (
     SEED_COMMITMENT,
     SERVER,
 )
-from fairdeal.statements import KEY, SIGNATURE, SIGNED
+from fairdeal.statements import BLIND, KEY, SIGNATURE, SIGNED
 from fairdeal.table import create, created_version, execute
 
 from ..storage import IdempotencyRow, Reader, Store, Transaction
@@ -40,6 +42,7 @@ from . import ids
 from .arrivals import Arrivals
 from .config import Config
 from .errors import (
+    BlindUnavailableError,
     ForbiddenError,
     IdempotencyKeyReusedError,
     NotFoundError,
@@ -65,6 +68,13 @@ MAX_TIMEOUTS_PER_REQUEST = 64
 
 def wall_clock() -> int:
     return time.time_ns() // 1_000_000
+
+
+def sodium_loads() -> bool:
+    """Whether this process can hold a dealer-blind table's secrets: the group is libsodium's,
+    whose arithmetic on secret scalars is constant time (SPEC 15.13.15), not the pure-Python
+    fallback, which only checks proofs."""
+    return ristretto255().secret_safe
 
 
 @dataclass(frozen=True)
@@ -116,18 +126,13 @@ class Service:
         if game is None:
             raise NotFoundError(f"no game {game_name!r}", {"games": sorted(self.games)})
         self._check_amounts(options, join)
+        version: int = self._guard(lambda: created_version(game, options))
+        self._require_blind_support(version)
         table_id = ids.new_table_id()
         now = self.clock()
         with self._failing_safely(), self.store.transaction() as txn:
             table, created = self._guard(
-                lambda: create(
-                    game,
-                    table_id,
-                    options,
-                    now,
-                    self.keys.signer,
-                    version=created_version(game, options),
-                )
+                lambda: create(game, table_id, options, now, self.keys.signer, version=version)
             )
             txn.create_table(table_id, game.name, now)
             txn.append_events(table_id, [created.to_json()])
@@ -202,7 +207,8 @@ class Service:
             txn: Transaction, live: Live, now: int
         ) -> tuple[Live, dict[str, Any]]:
             self._seat(txn, table_id, token)
-            seed = secrets.token_bytes(randomness.SEED_BYTES)
+            self._require_blind_support(live.table.head.version)
+            seed = _server_seed(live.table.head.version)
             number = live.rounds_opened + 1
             round_id = ids.new_round_id(table_id, number)
             commitment = randomness.seed_commitment(seed).hex()
@@ -376,6 +382,15 @@ class Service:
         row = txn.get_round(round_id) if round_id else None
         return row.server_seed if row else None
 
+    def _require_blind_support(self, version: int) -> None:
+        """A dealer-blind table (version 3) is created, and its rounds opened, only where
+        libsodium loads: the service's round key, shares and shuffle step are secrets."""
+        if version >= BLIND and not sodium_loads():
+            raise BlindUnavailableError(
+                "this service cannot deal dealer-blind tables: libsodium is not installed "
+                "where it runs (its secrets need constant-time arithmetic); ask its operator"
+            )
+
     def _check_amounts(self, *values: Any) -> None:
         """The deployment's hard limit on any number a request carries (options, buy-ins, bets)."""
         for value in values:
@@ -465,6 +480,15 @@ class _ForgetOnFailure:
     def __exit__(self, kind: object, value: object, traceback: object) -> None:
         if kind is not None:
             self.log.forget()
+
+
+def _server_seed(version: int) -> bytes:
+    """A fresh server seed; at a dealer-blind table never one whose round key ``x_0`` is 0
+    (SPEC 15.13.3.1: then another is drawn)."""
+    seed = secrets.token_bytes(randomness.SEED_BYTES)
+    while version >= BLIND and elgamal.server_round_key(seed) == 0:
+        seed = secrets.token_bytes(randomness.SEED_BYTES)
+    return seed
 
 
 def _nothing_to_do() -> None:
