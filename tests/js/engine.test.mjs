@@ -88,6 +88,11 @@ test("errors: each refusal's class and code, as errors.py has them", () => {
     SignatureUnexpectedError: "signature_unexpected",
     LimitError: "over_limit",
     NotDueError: "not_due",
+    KeyRequiredError: "key_required",
+    KeyInvalidError: "key_invalid",
+    ShuffleInvalidError: "shuffle_invalid",
+    ShareInvalidError: "share_invalid",
+    KeyMismatchError: "key_mismatch",
   };
   for (const [name, code] of Object.entries(codes)) {
     const e = new errors[name]("why");
@@ -123,7 +128,8 @@ test("base: Run applies each draft as made; record refuses data it contradicts",
   const flag = command({ type: "bet", actor: "seat:1", time: 9, data: { amount: true } });
   assert.throws(() => record(flag, { amount: 1 }), errors.IllegalActionError, "True == 1, but not of its type");
   const event = { ...CHAIN[5].event };
-  assert.deepEqual(commandOf(event), { type: event.type, actor: event.actor, time: event.time, data: event.data, round: null });
+  const { type, actor, time, data, table } = event; // Python's Command.of names the table (version 3)
+  assert.deepEqual(commandOf(event), { type, actor, time, data, round: null, table });
 });
 
 test("base and registry: a plugin's options, deck rules and decks", () => {

@@ -398,7 +398,7 @@ def _probed(driver: helpers.TableDriver) -> None:
     """The driver's chain replayed as the verifier does (fairdeal.table.runs), every state
     it passes asked every question (``_ask``)."""
     created, *events = [s.event for s in driver.log]
-    game, state = table.started({GAME.name: GAME}, created.data)
+    game, state = table.started({GAME.name: GAME}, created.data, created.version)
     seeds = revealed_seeds(events)
     replayed = table.Replayed(game, state, table.CREATED, created.version)
     _ask(state, created.time, seeds)

@@ -14,9 +14,11 @@ import { command, commandOf } from "../../api/static/web/js/fairdeal/engine/base
 import { FairdealError } from "../../api/static/web/js/fairdeal/engine/errors.js";
 import { TABLE_STATE } from "../../api/static/web/js/fairdeal/engine/protocol.js";
 import * as rules from "../../api/static/web/js/fairdeal/engine/rules.js";
+import { commandData } from "../../api/static/web/js/fairdeal/engine/statements.js";
 import { eventHash } from "../../api/static/web/js/fairdeal/events.js";
 import { revealedSeeds } from "../../api/static/web/js/fairdeal/rounds.js";
 import { GAME } from "../../api/static/web/js/fairdeal/games/toto21/index.js";
+import { Party } from "../../api/static/web/js/fairdeal/games/toto21/party.js";
 
 const read = (name) => JSON.parse(readFileSync(new URL(name, import.meta.url), "utf8"));
 const CASES = read("./toto21_cases.json");
@@ -26,12 +28,14 @@ const VIEWERS = [null, 0, 1];
 const ENGINE_MEMBERS = new Set(["game", "seat_keys"]); // a table_state's members beside the game's snapshot
 const secretOf = (hex) => (hex === null ? null : hexToBytes(hex));
 
-/** As toto21_chains.outcome: {ok: value}, or {error: the refusal's class, or "crash"}. */
+/** As toto21_chains.outcome: {ok: value}, or {error: the refusal's class, or "crash"} (and
+ * a refusal's message, which a dealer-blind chain records too). */
 function outcome(call) {
   try {
     return { ok: call() };
   } catch (e) {
-    return { error: e instanceof FairdealError ? e.constructor.name : "crash" };
+    if (e instanceof FairdealError) return { error: e.constructor.name, message: e.message };
+    return { error: "crash", message: `${e?.name}: ${e?.message}` };
   }
 }
 
@@ -43,7 +47,9 @@ function decided(state, cmd, secret) {
 
 /** Two outcomes alike: the same refusal, or values of the same canonical text. */
 function same(got, want) {
-  if ("error" in want || "error" in got) return got.error === want.error;
+  if ("error" in want || "error" in got) {
+    return got.error === want.error && (want.message === undefined || got.message === want.message);
+  }
   try {
     return canonical(got.ok) === canonical(want.ok);
   } catch {
@@ -92,12 +98,35 @@ test("restore: true snapshots come back as they were; every forged one is refuse
   }
 });
 
-/** What the port makes of a state, against Python's ``at_rest``: the differences found. */
-function checkAtRest(state, want, where) {
+/** As toto21_chains._BlindProbes.party: what a fresh party of each seat (games/toto21/party.js)
+ * makes of a blind table's state, given the round's events so far ([type, actor, data]). */
+function parties(state, events, table, expected) {
+  const out = {};
+  for (const seat of [0, 1]) {
+    const fresh = new Party(seat, table, state.round.round_id);
+    const calls = {
+      shares: () => fresh.shares(state),
+      reveal: () => fresh.reveal(state, events),
+      own_cards: () => fresh.ownCards(state),
+      step: () => fresh.step(state, events),
+    };
+    for (const [name, call] of Object.entries(calls)) {
+      if (!Object.hasOwn(expected, `${seat} ${name}`)) continue;
+      const result = outcome(call);
+      out[`${seat} ${name}`] = "ok" in result ? { ok: true } : result;
+    }
+  }
+  return out;
+}
+
+/** What the port makes of a state, against Python's ``at_rest``: the differences found.
+ * `blind` ({table, events}: the round's events so far), at a dealer-blind table. */
+function checkAtRest(state, want, where, blind = null) {
   const found = [];
   const differ = (what, got, expected) => {
     if (!same(got, expected)) {
-      found.push(`${where}: ${what}: got ${text(got.ok ?? got.error)}, Python ${text(expected.ok ?? expected.error)}`);
+      const said = (o) => text(o.ok ?? (o.message === undefined ? o.error : `${o.error}: ${o.message}`));
+      found.push(`${where}: ${what}: got ${said(got)}, Python ${said(expected)}`);
     }
   };
   const secret = secretOf(want.secret);
@@ -117,6 +146,12 @@ function checkAtRest(state, want, where) {
     const got = outcome(() => decided(state, probe.command, secretOf(probe.secret)));
     differ(`probe ${text(probe.command)}`, got, probe);
   }
+  if (want.party) {
+    const roundId = state.round.round_id;
+    const events = blind.events.filter((e) => e.round === roundId).map((e) => [e.type, e.actor, commandData(e.version, e.data)]);
+    const got = parties(state, events, blind.table, want.party);
+    for (const [name, expected] of Object.entries(want.party)) differ(`a fresh party's ${name}`, got[name], expected);
+  }
   return found;
 }
 
@@ -129,7 +164,9 @@ function replay(chain) {
   let state = GAME.new(chain.created.data.options);
   let folded = state;
   let restored = null;
+  const blind = chain.created.version >= 3 ? { table: chain.created.table, events: [] } : null;
   chain.runs.forEach((run, index) => {
+    blind?.events.push(...run.events);
     const first = run.events[0];
     const where = `run ${index} (seq ${first.seq}, ${first.type})`;
     if (first.type === TABLE_STATE) {
@@ -149,7 +186,9 @@ function replay(chain) {
         found.push(`${where}: the restored state decides otherwise`);
       }
       state = decision.ok.state;
-      folded = run.events.reduce((before, event) => GAME.apply(before, event), folded);
+      // as fairdeal.table.follow folds them: with the members a seat signed put back (version 3)
+      const recorded = (event) => ({ ...event, data: commandData(event.version, event.data) });
+      folded = run.events.reduce((before, event) => GAME.apply(before, recorded(event)), folded);
       const known = secretOf(run.after.secret);
       VIEWERS.forEach((seat, i) => {
         if (!same(outcome(() => GAME.viewFor(folded, seat, known)), run.after.views[i])) {
@@ -157,7 +196,7 @@ function replay(chain) {
         }
       });
     }
-    found.push(...checkAtRest(state, run.after, where));
+    found.push(...checkAtRest(state, run.after, where, blind));
     const snapshot = GAME.snapshot(state);
     restored = snapshot === null ? null : GAME.restore(snapshot);
   });

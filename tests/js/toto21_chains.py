@@ -2,7 +2,9 @@
 games/toto21, tested by toto21.test.mjs).
 
 ``chains()``: real tables (version 1 and 2, matches won at the target, ended by the game
-clock, a joiner rejected, seeds and moves timed out, a reveal withheld) replayed run by run
+clock, a joiner rejected, seeds and moves timed out, a reveal withheld; version 3's
+dealer-blind tables, made with tests/blind_table.py: a match to its target, a golden point
+claimed falsely and truly, an illegal draw, each request timed out) replayed run by run
 through ``fairdeal.table.runs``, as the verifier replays them, with what the rules gave at
 every run: the command the game decided (rebuilt from the run's first event), its drafts,
 and then the state's snapshot, views, legal actions and due timeouts, and the outcome of
@@ -24,44 +26,69 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from fairdeal import randomness
+from fairdeal import randomness, statements
+from fairdeal.blind.group import scalar_bytes
 from fairdeal.canonical import canonical_text
 from fairdeal.errors import FairdealError
-from fairdeal.events import Event
+from fairdeal.events import Event, seat_actor
 from fairdeal.games.base import Command, Decision
 from fairdeal.games.dealing import missing_seeds
-from fairdeal.games.toto21 import GAME
+from fairdeal.games.toto21 import GAME, cipher, hands, timing
 from fairdeal.games.toto21.options import Options
-from fairdeal.protocol import SERVER, TABLE_STATE
+from fairdeal.games.toto21.party import Logged, Party
+from fairdeal.protocol import (
+    CARD_OPENED,
+    DECK_SHUFFLED,
+    DECRYPTION_SHARES,
+    GOLDEN_POINT,
+    KEYS_DUE,
+    KEYS_TIMEOUT,
+    ROUND_KEY,
+    SEED_COMMITMENT,
+    SERVER,
+    SHARES_DUE,
+    SHARES_TIMEOUT,
+    SHUFFLE_DUE,
+    SHUFFLE_TIMEOUT,
+    TABLE_STATE,
+)
+from fairdeal.statements import BLIND
 from fairdeal.table import runs
 from fairdeal.verifier import rules
 from fairdeal.verifier.rounds import revealed_seeds
+from tests.blind_table import BlindTable, careful
 from tests.verifier import helpers, signed
 
 PATH = Path(__file__).with_name("toto21_cases.json")
 Json = Any
 
 
-def outcome(call: Callable[[], Json]) -> dict[str, Json]:
+def outcome(call: Callable[[], Json], message: bool = False) -> dict[str, Json]:
     """``{"ok": value}``, or ``{"error": class}`` for a refusal (``"crash"`` for another
-    exception: the verifier's rules.crashed, whatever the exception)."""
+    exception: the verifier's rules.crashed, whatever the exception); with ``message``, a
+    refusal's message too (``"message"``), which the port must give word for word."""
     try:
         return {"ok": call()}
     except FairdealError as e:
-        return {"error": type(e).__name__}
+        return {"error": type(e).__name__, **({"message": str(e)} if message else {})}
     except Exception:
         return {"error": "crash"}
 
 
 def command_json(command: Command) -> dict[str, Json]:
+    """A command as the port takes it: ``table`` only where the engine named it (version 3's
+    proofs are bound to it; Python's default, "", is left out)."""
     data = dict(command.data)
-    return {
+    out = {
         "type": command.type,
         "actor": command.actor,
         "time": command.time,
         "data": data,
         "round": command.round,
     }
+    if command.table:
+        out["table"] = command.table
+    return out
 
 
 def decided(state: Any, command: Command, secret: bytes | None) -> dict[str, Json]:
@@ -104,6 +131,9 @@ NOT_COMMANDS = ("card_dealt", "match_won", "move_due", TABLE_STATE, "bogus")
 def _deadlines(state: Any) -> list[int]:
     hand, current = state.hand, state.round
     found = [state.game_deadline, current and current.seed_deadline, hand and hand.move_deadline]
+    crypto = getattr(state, "crypto", None)
+    if crypto is not None and crypto.request is not None:
+        found.append(crypto.request.deadline)
     return [d for d in found if d is not None]
 
 
@@ -198,17 +228,24 @@ def _secret(command: Command, seeds: dict[str, bytes]) -> bytes | None:
     return seeds.get(command.round or "")
 
 
-def at_rest(state: Any, time: int, seeds: dict[str, bytes]) -> dict[str, Json]:
+def at_rest(
+    state: Any, time: int, seeds: dict[str, bytes], blind: "_BlindProbes | None" = None
+) -> dict[str, Json]:
     """What the rules give of ``state``: its snapshot, views (of the state the snapshot
-    restores too), legal actions, due timeouts and the forged commands' outcomes."""
+    restores too), legal actions, due timeouts and the forged commands' outcomes (at a
+    dealer-blind table, ``blind``'s too, with the refusals' messages)."""
     secret = seeds.get(state.round.round_id) if state.round is not None else None
     times = sorted({time, *_deadlines(state), time + 10**9})
     snapshot = GAME.snapshot(state)
     restored = None if snapshot is None else GAME.restore(snapshot)
     tried = []
-    for command in probes(state, time):
+    commands = probes(state, time)
+    if blind is not None:
+        commands = blind.probes(state, time, commands)
+    for command in commands:
         seed = _secret(command, seeds)
-        result = outcome(partial(decided, state, command, seed))
+        message = blind is not None and blind.said(command)
+        result = outcome(partial(decided, state, command, seed), message=message)
         tried.append({"command": command_json(command), "secret": _hex(seed), **result})
     return {
         "time": time,
@@ -220,6 +257,7 @@ def at_rest(state: Any, time: int, seeds: dict[str, bytes]) -> dict[str, Json]:
         "legal": [outcome(partial(GAME.legal_actions, state, s, secret)) for s in (0, 1, 2)],
         "due": [[now, outcome(partial(_due, state, now))] for now in times],
         "probes": tried,
+        **({} if blind is None else {"party": blind.party(state)}),
     }
 
 
@@ -313,9 +351,10 @@ def _rejected_timed_out() -> helpers.TableDriver:
     return driver
 
 
-def chain(driver: helpers.TableDriver) -> dict[str, Json]:
+def chain(driver: Any, blind: "_BlindProbes | None" = None) -> dict[str, Json]:
     """The driver's log replayed run by run as the verifier does, with what the rules give,
-    and the verifier's rules findings on tampered copies of it."""
+    and the verifier's rules findings on tampered copies of it (a sample of them at a
+    dealer-blind table, whose every replay recomputes and checks the round's shuffles)."""
     created, *rest = driver.log
     events = [s.event for s in rest]
     seeds = revealed_seeds(events)
@@ -327,13 +366,16 @@ def chain(driver: helpers.TableDriver) -> dict[str, Json]:
         run: dict[str, Json] = {"events": [e.to_json() for e in events[start:end]]}
         if events[start].type != TABLE_STATE:
             run.update(recorder.steps[-1])
-        run["after"] = at_rest(after.state, events[end - 1].time, seeds)
+        if blind is not None:
+            blind.seen(events[start:end])
+        run["after"] = at_rest(after.state, events[end - 1].time, seeds, blind)
         out.append(run)
         start = end
+    logged = [s.event.to_json() for s in driver.log]
     return {
         "created": created.event.to_json(),
         "runs": out,
-        "tampered": tampered([s.event.to_json() for s in driver.log]),
+        "tampered": tampered(logged) if blind is None else tampered(logged, blind.sample),
     }
 
 
@@ -396,7 +438,9 @@ def _finding(events: list[dict[str, Json]]) -> Json:
     return None if problem is None else {"code": problem.code, "seq": problem.seq}
 
 
-def tampered(events: list[dict[str, Json]]) -> list[dict[str, Json]]:
+def tampered(
+    events: list[dict[str, Json]], sample: Callable[[list[dict[str, Json]]], set[int]] | None = None
+) -> list[dict[str, Json]]:
     """The whole chain replayed from table_created, and from each table_state to the end
     of the round after; and each event changed in turn (the kind of change cycling),
     replayed from the last table_state at or before it (so a changed table_state is the one
@@ -411,7 +455,11 @@ def tampered(events: list[dict[str, Json]]) -> list[dict[str, Json]]:
     out: list[dict[str, Json]] = [
         {"at": None, "start": s, "end": len(events) if s == 0 else after(s, 2)} for s in starts
     ]
-    for at in range(1, len(events)):
+    changed = range(1, len(events))
+    if sample is not None:  # the whole chain once, and the events ``sample`` picks
+        out = out[:1]
+        changed = sorted(sample(events))  # type: ignore[assignment]
+    for at in changed:
         last = bisect_right(starts, at) - 1
         start = starts[last if at % 2 else max(last - 1, 0)]
         out.append(
@@ -431,7 +479,343 @@ def tampered(events: list[dict[str, Json]]) -> list[dict[str, Json]]:
 
 
 def chains() -> dict[str, Json]:
-    return {name: chain(driver) for name, driver in _tables()}
+    made = {name: chain(driver) for name, driver in _tables()}
+    for name, table in _blind_tables():
+        made[name] = chain(table, _BlindProbes(table))
+    return made
+
+
+# Dealer-blind tables (version 3, SPEC 15.13), played by tests/blind_table.py's parties.
+
+
+def _keeping(table: BlindTable) -> dict[str, dict[int, Party]]:
+    """Each round's parties, by round id, kept as ``table`` opens rounds (a probe at a
+    round's state answers with its parties)."""
+    kept: dict[str, dict[int, Party]] = {}
+    opening = table.open_round
+
+    def open_round() -> str:
+        round_id = opening()
+        kept[round_id] = table.parties
+        return round_id
+
+    table.open_round = open_round  # type: ignore[method-assign]
+    table.kept = kept  # type: ignore[attr-defined]
+    return kept
+
+
+def _new_blind(table_id: str, options: dict[str, Any], strategy: Any = None) -> BlindTable:
+    table = BlindTable(table_id=table_id, options=options)
+    if strategy is not None:
+        table.strategy = strategy
+    _keeping(table)
+    return table
+
+
+def _timeout(table: BlindTable) -> None:
+    """The timeout due once its deadline passed, as the service logs it."""
+    table.now = max(table.now, timing.pending(table.state)[0].time)
+    due = GAME.due(table.state, table.now)
+    assert due is not None
+    table.server(due.type, dict(due.data), due.round)
+
+
+def _claims(seat: int, seen: list[str], legal: list[str]) -> str:
+    """Claims the golden point on a first move under 15 (falsely), else draws up to five
+    cards whatever they total (an illegal draw past 21, judged at the showdown)."""
+    if "golden_point" in legal and hands.total(seen) < 15:
+        return "golden_point"
+    return "hit" if len(seen) < 5 and "hit" in legal else "stand"
+
+
+def _blind_match() -> BlindTable:
+    """Rounds played to the target by careful seats."""
+    table = _new_blind("v3m", {"target": 2})
+    while table.state.phase != "over":
+        table.play_round()
+    return table
+
+
+def _blind_claims() -> BlindTable:
+    """A false golden point claim or an illegal draw in each round; a true claim where the
+    deck can be arranged (``BlindTable.arrange``)."""
+    table = _new_blind("v3c", {"target": 10}, _claims)
+    for _ in range(3):
+        table.play_round()
+    if hasattr(table, "arrange"):  # the player's two first cards aces: a true claim
+        table.strategy = careful
+        table.open_round()
+        table.commit_and_reveal()
+        table.arrange({0: "AC", 1: "6C", 2: "AD", 3: "7C"})
+        while table.step():
+            pass
+    return table
+
+
+def _blind_timeouts() -> BlindTable:
+    """Each request of a round timed out in turn: the commitments (void), a shuffle step
+    (void), the shares (a forfeit), the keys (a forfeit)."""
+    table = _new_blind("v3t", {"target": 10})
+    table.open_round()
+    table.commit_and_reveal(seats=(0,))
+    _timeout(table)  # seed_timeout: seat 1 never committed
+    table.open_round()
+    table.commit_and_reveal()
+    _timeout(table)  # shuffle_timeout: seat 0 never shuffled
+    table.open_round()
+    table.commit_and_reveal()
+    _until(table, SHARES_DUE)
+    _timeout(table)  # shares_timeout: neither seat sent its shares
+    table.open_round()
+    table.commit_and_reveal()
+    table.answer(_until(table, SHARES_DUE)[0])
+    _timeout(table)  # shares_timeout: one seat withheld its shares
+    table.open_round()
+    table.commit_and_reveal()
+    _until(table, KEYS_DUE)
+    table.answer(0)
+    _timeout(table)  # keys_timeout: seat 1 withheld its key
+    return table
+
+
+def _until(table: BlindTable, kind: str) -> tuple[int, ...]:
+    """Play on until a request of ``kind`` is pending: the seats it asks."""
+    while True:
+        crypto = table.state.crypto
+        assert crypto is not None
+        if crypto.request is not None and crypto.request.kind == kind:
+            return crypto.request.seats
+        table.step()
+
+
+def _blind_tables() -> list[tuple[str, BlindTable]]:
+    return [
+        ("v3 blind match won at the target", _blind_match()),
+        ("v3 blind claims and draws", _blind_claims()),
+        ("v3 blind requests timed out", _blind_timeouts()),
+    ]
+
+
+BLIND_SEAT_TYPES = (DECK_SHUFFLED, DECRYPTION_SHARES, GOLDEN_POINT, ROUND_KEY)
+BLIND_SERVER_TYPES = (SHUFFLE_TIMEOUT, SHARES_TIMEOUT, KEYS_TIMEOUT)
+# The events whose tampered copies are replayed at a blind table, the first of each kind (every
+# replay recomputes the service's step and checks the seats': a sample, the committed
+# tables' sweep covering every other kind of change)
+BLIND_TAMPERED = (
+    "seed_commitment",
+    DECK_SHUFFLED,
+    "card_dealt",
+    SHARES_DUE,
+    DECRYPTION_SHARES,
+    CARD_OPENED,
+    GOLDEN_POINT,
+    ROUND_KEY,
+    SHUFFLE_TIMEOUT,
+    SHARES_TIMEOUT,
+    KEYS_TIMEOUT,
+)
+
+
+class _BlindProbes:
+    """The forged commands a dealer-blind table adds at each state: its requests answered
+    honestly (by the round's party), out of turn and with each kind of wrong answer, the
+    golden point claim, the requests' timeouts, round keys and a service key that are not
+    the ones the rules take."""
+
+    def __init__(self, table: BlindTable) -> None:
+        self.table_id = table.table_id
+        self.parties: dict[str, dict[int, Party]] = table.kept  # type: ignore[attr-defined]
+        self.events: list[Event] = []
+        self.states = 0
+
+    def seen(self, events: list[Event]) -> None:
+        self.events.extend(events)
+        self.states += 1
+
+    @staticmethod
+    def said(command: Command) -> bool:
+        """Whether the port must give a refusal of ``command`` word for word: the blind
+        commands', and a round key's or service key's (the committed tables' refusals are
+        compared by class)."""
+        blind = (*BLIND_SEAT_TYPES, *BLIND_SERVER_TYPES)
+        return command.type in blind or "round_key" in command.data or "server_key" in command.data
+
+    def _round_events(self, round_id: str) -> list[Logged]:
+        return [
+            (e.type, e.actor, statements.command_data(BLIND, e.data))
+            for e in self.events
+            if e.round == round_id
+        ]
+
+    def _command(self, kind: str, actor: str, time: int, data: Json, round_id: Any) -> Command:
+        return Command(kind, actor, time, data, round_id, table=self.table_id)
+
+    def probes(self, state: Any, time: int, base: Iterator[Command]) -> Iterator[Command]:
+        for index, command in enumerate(base):  # a third of the committed tables' probes,
+            if index % 3 == self.states % 3:  # another third at the next state
+                yield replace(command, table=self.table_id)
+        current = state.round
+        round_id = current.round_id if current is not None else None
+        for seat in (0, 1):
+            actor = seat_actor(seat)
+            for kind in BLIND_SEAT_TYPES:
+                yield self._command(kind, actor, time, {}, round_id)
+        for kind in BLIND_SERVER_TYPES:
+            yield self._command(kind, "seat:0", time, {}, round_id)
+            yield self._command(kind, SERVER, time, {"deadline": time, "seats": [0]}, round_id)
+        yield from self._opening(state, time)
+        if current is None or round_id not in self.parties or not state.in_round():
+            return
+        parties = self.parties[round_id]
+        crypto = state.crypto
+        if not current.sealed:
+            yield from self._keys(state, time, parties)
+        if crypto is None or crypto.request is None:
+            return
+        request = crypto.request
+        due = GAME.due(state, request.deadline)
+        if due is not None:  # the timeout at its deadline, and its data contradicted
+            yield replace(due, table=self.table_id)
+            wrong = {**due.data, "deadline": request.deadline + 1}
+            yield self._command(due.type, SERVER, request.deadline, wrong, round_id)
+            yield self._command(due.type, SERVER, request.deadline - 1, dict(due.data), round_id)
+        events = self._round_events(round_id)
+        for seat in request.seats:
+            yield from self._answers(state, time, request.kind, seat, parties, events)
+
+    def _opening(self, state: Any, time: int) -> Iterator[Command]:
+        """round_opened with a server_key given: right, of another round, not a key."""
+        number = state.rounds + 1
+        round_id = f"{self.table_id}.{number}"
+        seed = helpers.server_seed(round_id)
+        commitment = randomness.seed_commitment(seed).hex()
+        right = cipher.server_key(seed, self.table_id, round_id)
+        other = cipher.server_key(seed, self.table_id, f"{self.table_id}.{number + 1}")
+        for key in (right, other, {"key": right["key"]}, None):
+            data = {"commitment": commitment, "server_key": key}
+            yield self._command("round_opened", SERVER, time, data, round_id)
+
+    def _keys(self, state: Any, time: int, parties: dict[int, Party]) -> Iterator[Command]:
+        """seed_commitment with the seat's round key, another party's, a key proved for
+        another seat's context, and a key of the wrong form."""
+        for seat in (0, 1):
+            actor = seat_actor(seat)
+            mine = parties[seat].commitment_data("ab" * 32)
+            theirs = parties[1 - seat].commitment_data("ab" * 32)
+            key = mine["round_key"]
+            server_key = {"key": state.crypto.server_key, "proof": key["proof"]}
+            for round_key in (
+                key,
+                theirs["round_key"],
+                server_key,
+                {"key": key["key"]},
+                {"key": key["key"], "proof": {"c": key["proof"]["c"]}},
+                {"key": "ab" * 32, "proof": key["proof"]},
+                {"key": "AB" * 32, "proof": key["proof"]},
+                {"key": key["key"], "proof": {"c": "ff" * 32, "s": key["proof"]["s"]}},
+            ):
+                data = {"commitment": "ab" * 32, "round_key": round_key}
+                yield self._command(SEED_COMMITMENT, actor, time, data, state.round.round_id)
+
+    def _answers(
+        self,
+        state: Any,
+        time: int,
+        kind: str,
+        seat: int,
+        parties: dict[int, Party],
+        events: list[Logged],
+    ) -> Iterator[Command]:
+        """``seat``'s honest answer to the request ``kind``, by it and by the other seat, and
+        each kind of wrong answer."""
+        party, round_id = parties[seat], state.round.round_id
+        actor, other = seat_actor(seat), seat_actor(1 - seat)
+        if kind == SHUFFLE_DUE:
+            answer = party.step(state, events)
+            step = len(state.crypto.decks)
+            previous = list(state.crypto.deck())
+            wrong: list[Json] = [
+                {**answer, "step": step},
+                {**answer, "step": step + 1},
+                {**answer, "step": True},
+                {"deck": previous, "proof": answer["proof"]},
+                {"deck": answer["deck"][:-1], "proof": answer["proof"]},
+                {"deck": answer["deck"], "proof": {**answer["proof"], "s1": "ff" * 32}},
+                {"deck": answer["deck"], "proof": {**answer["proof"], "t1": "AB" * 32}},
+                {"deck": answer["deck"], "proof": {**answer["proof"], "c": []}},
+                {"deck": answer["deck"]},
+                {**answer, "x": 1},
+            ]
+            name = DECK_SHUFFLED
+        elif kind == SHARES_DUE:
+            answer = party.shares(state)
+            entries = answer["shares"]
+            first = entries[0]
+            swapped = {
+                **first,
+                "share": entries[-1]["share"] if len(entries) > 1 else first["proof"]["c"],
+            }
+            wrong = [
+                {"shares": [swapped, *entries[1:]]},
+                {"shares": [*entries[::-1], first]},
+                {"shares": [{**first, "x": 1}, *entries[1:]]},
+                {"shares": [{**first, "share": "AB" * 32}, *entries[1:]]},
+                {"shares": [{**first, "proof": {"c": first["proof"]["c"]}}, *entries[1:]]},
+                {"shares": [{**first, "position": True}, *entries[1:]]},
+                {"shares": {}},
+                {"shares": entries, "x": 1},
+            ]
+            name = DECRYPTION_SHARES
+        else:
+            answer = party.reveal(state, events)
+            theirs = {"secret": scalar_bytes(parties[1 - seat]._x).hex()}
+            wrong = [
+                theirs,
+                {"secret": "00" * 32},
+                {"secret": "ff" * 32},
+                {"secret": answer["secret"].upper()},
+                {"secret": answer["secret"], "x": 1},
+                {},
+            ]
+            name = ROUND_KEY
+        yield self._command(name, actor, time, answer, round_id)
+        yield self._command(name, other, time, answer, round_id)
+        yield self._command(name, actor, state.crypto.request.deadline, answer, round_id)
+        for data in wrong:
+            yield self._command(name, actor, time, data, round_id)
+
+    def party(self, state: Any) -> dict[str, Json] | None:
+        """What a fresh party of each seat (a key the log does not hold) makes of ``state``:
+        each answer refused as Python's party refuses it, word for word (an answer given:
+        ``{"ok": true}``, its values being random). Its step only at a round's first
+        shuffle_due of the chain's first round (it checks every logged step first)."""
+        current = state.round
+        if current is None:
+            return None
+        events = self._round_events(current.round_id)
+        request = state.crypto.request if state.crypto is not None else None
+        out: dict[str, Json] = {}
+        for seat in (0, 1):
+            fresh = Party(seat, self.table_id, current.round_id)
+            calls: dict[str, Callable[[], Any]] = {
+                "shares": partial(fresh.shares, state),
+                "reveal": partial(fresh.reveal, state, events),
+                "own_cards": partial(fresh.own_cards, state),
+            }
+            if current.number == 1 and request is not None and request.kind == SHUFFLE_DUE:
+                calls["step"] = partial(fresh.step, state, events)
+            for name, call in calls.items():
+                result = outcome(call, message=True)
+                out[f"{seat} {name}"] = {"ok": True} if "ok" in result else result
+        return out
+
+    def sample(self, events: list[dict[str, Json]]) -> set[int]:
+        """The events tampered with: the first of each kind BLIND_TAMPERED names."""
+        picked: dict[str, int] = {}
+        for at, event in enumerate(events):
+            if at and event["type"] in BLIND_TAMPERED:
+                picked.setdefault(event["type"], at)
+        return set(picked.values())
 
 
 # The named cases: refusals on a short table of the game's own, as toto21.test.mjs names them.
@@ -448,6 +832,12 @@ OPTION_CASES: list[tuple[str, Json]] = [
     ("an unknown option", {"zeta": 1, "alpha": 2}),
     ("options that are a list", []),
     ("options that are text", "target=4"),
+    ("a dealer-blind table", {"dealing": "blind", "seed_time_ms": 10_000}),
+    ("committed dealing named", {"dealing": "committed"}),
+    ("a blind table's seeds under 10 s", {"dealing": "blind", "seed_time_ms": 9_999}),
+    ("a blind table's default seed time", {"dealing": "blind"}),
+    ("an unknown dealing", {"dealing": "open"}),
+    ("a dealing that is not text", {"dealing": 1}),
 ]
 
 

@@ -112,9 +112,9 @@ class Party:
         decks: list[Any] = [list(cipher.public_deck())]
         for kind, actor, data in events:
             if kind == ROUND_OPENED:
-                keys.append(self._checked_key(data["server_key"], actor, keys))
+                keys.append(self._checked_key(data.get("server_key"), actor, keys))
             elif kind == SEED_COMMITMENT:
-                keys.append(self._checked_key(data["round_key"], actor, keys))
+                keys.append(self._checked_key(data.get("round_key"), actor, keys))
             elif kind == DECK_SHUFFLED:
                 where = cipher.context(self.table, self.round_id, actor, "shuffle", len(decks) - 1)
                 joint = cipher.joint_key(crypto, current.seats).hex()
@@ -202,7 +202,8 @@ class Party:
         kinds = [kind for kind, _, _ in events]
         if KEYS_DUE not in kinds:
             raise PartyRefusedError("the log holds no keys_due")
-        before = kinds[len(kinds) - 1 - kinds[::-1].index(KEYS_DUE) - 1]
+        at = len(kinds) - 1 - kinds[::-1].index(KEYS_DUE)
+        before = kinds[at - 1] if at > 0 else "nothing"
         if before not in ("stand", "move_timeout", GOLDEN_POINT):
             raise PartyRefusedError(
                 f"a keys_due after {before}, not after the dealer's turn or a claim"

@@ -1,10 +1,10 @@
 // fairdeal/games/base.py: the command that drives a game, the drafts it decides, the Run
 // that applies each draft as it is made, and the plugin that makes a game's eleven
 // functions (SPEC 6.1; the contract is fairdeal/games/README.md).
-// Exports: command, commandOf, draft, Run, record, unknownCommand, unknownOptions, deckRules,
-// plugin.
+// Exports: command, tableOf, commandOf, draft, Run, record, unknownCommand, unknownOptions,
+// deckRules, plugin.
 //
-// A Command is {type, actor, time, data, round}, a Draft {type, actor, data, round} (and
+// A Command is {type, actor, time, data, round, table}, a Draft {type, actor, data, round} (and
 // `earlier`, where an earlier service logged other data for it, SPEC 7.19), a Decision
 // {drafts, state}: plain values, never changed once made.
 
@@ -12,14 +12,24 @@ import { closeMatch } from "./difflib.js";
 import { IllegalActionError, OptionsError } from "./errors.js";
 import { get, pyEqual, pyType, repr, sorted } from "./pytypes.js";
 
-/** A request to change a table: by a seat ("seat:N") or by the server ("server"). */
-export function command({ type, actor, time, data = {}, round = null }) {
-  return { type, actor, time, data, round };
+/** A request to change a table: by a seat ("seat:N") or by the server ("server").
+ * `table` is the table's id, which the engine sets before the rules decide: a dealer-blind
+ * table's proofs are bound to it (SPEC 15.12.1). No other rule reads it. */
+export function command({ type, actor, time, data = {}, round = null, table = "" }) {
+  // "" (Python's default) is left out, so that a command compares as it did before tables
+  // were named: read it as `tableOf(cmd)`
+  return table ? { type, actor, time, data, round, table } : { type, actor, time, data, round };
+}
+
+/** The table a command names ("" where the engine has not set it). */
+export function tableOf(cmd) {
+  return cmd.table ?? "";
 }
 
 /** The command an event records (the first event of each decided run). */
 export function commandOf(event) {
-  return { type: event.type, actor: event.actor, time: event.time, data: event.data, round: event.round };
+  const { type, actor, time, data, round, table } = event;
+  return command({ type, actor, time, data, round, table: table ?? "" });
 }
 
 /** What a game decides: an event before the chain gives it seq, prev and time. */

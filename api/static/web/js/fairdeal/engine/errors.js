@@ -1,7 +1,8 @@
 // fairdeal/errors.py, the part the rules raise and the replay reports (SPEC 6.1's codes).
 // Exports: FairdealError, EventError, EventSchemaError, ReplayMismatchError,
 // StateMismatchError, GameError, OptionsError, IllegalActionError, OutOfTurnError,
-// SealedError, SeedError, CommitmentError, SeatKeyError, SeatSignatureError,
+// SealedError, SeedError, CommitmentError, SeatKeyError, KeyRequiredError, KeyInvalidError,
+// ShuffleInvalidError, ShareInvalidError, KeyMismatchError, SeatSignatureError,
 // SignatureMissingError, SignatureReplayedError, SignatureStaleError,
 // SignatureUnexpectedError, LimitError, NotDueError.
 //
@@ -68,6 +69,33 @@ export class CommitmentError extends IllegalActionError {
 
 /** A key a seat may not bind; its code is illegal_action, the verifier names it sig.seat_key. */
 export class SeatKeyError extends IllegalActionError {}
+
+/** A seat without a key at a dealer-blind table, where every seat is a party to the round's
+ * cryptography (SPEC 15.13.1). */
+export class KeyRequiredError extends SeatKeyError {
+  static code = "key_required";
+}
+
+/** A seat's round key that is not an element, is the identity or another party's, or whose
+ * proof of knowledge does not verify (SPEC 15.13.3.2). */
+export class KeyInvalidError extends IllegalActionError {
+  static code = "key_invalid";
+}
+
+/** A seat's shuffle step whose proof does not verify for its input deck (SPEC 15.13.5.3). */
+export class ShuffleInvalidError extends IllegalActionError {
+  static code = "shuffle_invalid";
+}
+
+/** A decryption share that is not an element or whose proof does not verify (SPEC 15.13.6.3). */
+export class ShareInvalidError extends IllegalActionError {
+  static code = "share_invalid";
+}
+
+/** A revealed round key that is not the private key of the seat's logged one (SPEC 15.13.7.3). */
+export class KeyMismatchError extends IllegalActionError {
+  static code = "key_mismatch";
+}
 
 export class SeatSignatureError extends IllegalActionError {
   static code = "signature_invalid";

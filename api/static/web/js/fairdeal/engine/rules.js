@@ -32,7 +32,7 @@ export function start(created, dataText, digestHex) {
   let replayed;
   try {
     const known = new Map(game === null ? [] : [[game.name, game]]);
-    const [game_, state] = started(known, parseStrict(dataText)); // canonical text is JSON
+    const [game_, state] = started(known, parseStrict(dataText), created.version); // canonical text is JSON
     replayed = makeReplayed({ game: game_, state, standing: CREATED, version: created.version });
   } catch (e) {
     if (e instanceof EventSchemaError) return failed("rules.unknown_game", created, "no known game with options");

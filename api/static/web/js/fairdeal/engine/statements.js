@@ -1,7 +1,7 @@
 // fairdeal/statements.py: seat keys and the statements seats sign (SPEC 6.7), the
 // engine's part of version 2, as the replay checks them.
-// Exports: FIRST, SIGNED, KEY, SIGNATURE, MAX_N, makeSeatKey, NO_KEYS, Seen, NOTHING_SEEN,
-// verifies, admit, asSent, logged, after, toJson, fromJson, isStrongKey.
+// Exports: FIRST, SIGNED, BLIND, KEY, SIGNATURE, MAX_N, makeSeatKey, NO_KEYS, Seen, NOTHING_SEEN,
+// verifies, admit, asSent, logged, commandData, after, toJson, fromJson, isStrongKey.
 //
 // SeatKeys are a Map seat -> {key (64 hex or null), n}; never changed once made.
 
@@ -11,6 +11,7 @@ import { statementBytes } from "../statements.js";
 import {
   EventSchemaError,
   IllegalActionError,
+  KeyRequiredError,
   SeatKeyError,
   SeatSignatureError,
   SignatureMissingError,
@@ -18,11 +19,14 @@ import {
   SignatureStaleError,
   SignatureUnexpectedError,
 } from "./errors.js";
-import { CLIENT_SEED, ROUND_OPENED, SEAT_JOINED, SEED_COMMITMENT, SEEDS_COMMITTED, TABLE_STATE, actorSeat, isHex64 } from "./protocol.js";
+import { ANSWERS, CLIENT_SEED, ROUND_OPENED, SEAT_JOINED, SEED_COMMITMENT, SEEDS_COMMITTED, TABLE_STATE, actorSeat, isHex64 } from "./protocol.js";
 import { get, isDict, isExactInt, isStr, must, pyEqual, sameKeys, sorted, truthy } from "./pytypes.js";
 
-export const FIRST = 1; // protocol versions: SIGNED binds seat keys and takes seed commitments
+// protocol versions: SIGNED binds seat keys and takes seed commitments, BLIND is that of
+// dealer-blind tables (SPEC 15.13), where a seat's signed members are logged once
+export const FIRST = 1;
 export const SIGNED = 2;
+export const BLIND = 3;
 export const KEY = "key"; // the members the engine owns in a command's event
 export const SIGNATURE = "signed";
 export const MAX_N = Number.MAX_SAFE_INTEGER;
@@ -35,13 +39,16 @@ export function makeSeatKey({ key, n = 0 }) {
 export const NO_KEYS = new Map();
 
 /** The events a statement may name as the one it was made `after` (SPEC 6.7): from the
- * event before the last table_state on, by their hashes (hex) from seq `start`; and the
- * seq of the round's seeds_committed, which a reveal must name or follow. */
+ * event before the last table_state on, by their hashes (hex) from seq `start`; the seq of
+ * the round's seeds_committed, which a reveal must name or follow; and (version 3) the seq
+ * of the last request of the round's cryptography (shuffle_due, shares_due, keys_due),
+ * which an answer must name or follow (SPEC 15.13.11). */
 export class Seen {
-  constructor(start = 0, hashes = [], reveals_at = null) {
+  constructor(start = 0, hashes = [], reveals_at = null, answers_at = null) {
     this.start = start;
     this.hashes = hashes;
     this.reveals_at = reveals_at;
+    this.answers_at = answers_at;
     Object.freeze(this);
   }
 
@@ -49,9 +56,11 @@ export class Seen {
   then(event, eventHash) {
     if (event.type === TABLE_STATE) return new Seen(event.seq - 1, [event.prev, eventHash]);
     let revealsAt = this.reveals_at;
-    if (event.type === ROUND_OPENED) revealsAt = null;
+    let answersAt = this.answers_at;
+    if (event.type === ROUND_OPENED) revealsAt = answersAt = null;
     else if (event.type === SEEDS_COMMITTED) revealsAt = event.seq;
-    return new Seen(this.start, [...this.hashes, eventHash], revealsAt);
+    else if (ANSWERS.has(event.type)) answersAt = event.seq;
+    return new Seen(this.start, [...this.hashes, eventHash], revealsAt, answersAt);
   }
 
   /** `after` must be {seq, hash} of an event this one allows (else the statement was made
@@ -73,10 +82,14 @@ export class Seen {
     if (cmd.type === CLIENT_SEED && this.reveals_at !== null && seq < this.reveals_at) {
       throw new SignatureStaleError("a reveal names seeds_committed or an event after it");
     }
+    if (ANSWER_TYPES.has(cmd.type) && this.answers_at !== null && seq < this.answers_at) {
+      throw new SignatureStaleError(`a ${cmd.type} names its request or an event after it`);
+    }
   }
 }
 
 export const NOTHING_SEEN = new Seen();
+const ANSWER_TYPES = new Set(ANSWERS.values());
 
 // Imported keys by their hex (Python's lru_cache of public keys): a seat signs many commands.
 const IMPORTED = new Map();
@@ -100,6 +113,9 @@ export async function admit(version, keys, seen, table, cmd) {
   if (seat === null) return [cmd, null];
   if (cmd.type === SEAT_JOINED) {
     const key = get(data, KEY);
+    if (key === null && version >= BLIND) {
+      throw new KeyRequiredError("a dealer-blind table seats only keyed seats: send key, your Ed25519 public key");
+    }
     if (key !== null && !(isHex64(key) && isStrongKey(key))) {
       throw new SeatKeyError("key is a 64-hex Ed25519 public key of a point of large order, or null");
     }
@@ -145,10 +161,30 @@ export function asSent(cmd) {
   return { ...cmd, data: { ...data, [SIGNATURE]: sent } };
 }
 
-/** The command's first draft with the engine's members added. */
-export function logged(made, members) {
+/** The command's first draft with the engine's members added. In version 3 a member the
+ * seat signed is logged once, inside `signed` (SPEC 15.13.11): the draft's copy is left out
+ * (`record` made it equal to the signed value). */
+export function logged(made, members, version = SIGNED) {
   if (!truthy(members)) return made;
-  return { ...made, data: { ...made.data, ...members } };
+  const signed = get(members, SIGNATURE);
+  let data = { ...made.data };
+  if (version >= BLIND && isDict(signed)) {
+    const names = new Set(Object.keys(signed.data));
+    data = Object.fromEntries(Object.entries(data).filter(([name]) => !names.has(name)));
+  }
+  return { ...made, data: { ...data, ...members } };
+}
+
+/** An event's data as the rules record them (SPEC 6.7, 15.13.11): without the statement a
+ * seat signed (`signed`), and in version 3 with the members it signed, which are logged
+ * inside it, put back. Data of no seat's statement are returned as they are. */
+export function commandData(version, data) {
+  const signed = get(data, SIGNATURE);
+  if (!isDict(signed)) return data;
+  const others = without(data, SIGNATURE);
+  const inner = get(signed, "data");
+  if (version >= BLIND && isDict(inner)) return { ...inner, ...others };
+  return others;
 }
 
 /** The seat keys after these events: a seat_joined binds its seat's key (a seat taken

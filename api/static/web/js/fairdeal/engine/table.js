@@ -3,18 +3,27 @@
 // checks that every run of events is exactly what the rules decide for the command its
 // first event records.
 // Exports: FRESH, RESTING, PLAYING, Standing, CREATED, makeReplayed, SEAT_KEYS,
-// createdDraft, stateDraft, restingDraft, restored, started, startedAt, runs, checkState,
-// checkRun, records.
+// createdDraft, versionFor, createdVersion, checkVersion, stateDraft, restingDraft, restored,
+// started, startedAt, runs, checkState, checkRun, records.
 //
 // A Replayed is {game, state, standing, version, seats, seen}: a table as a replay has it.
 
 import { canonical, EncodingError } from "../canonical.js";
 import { draft, commandOf } from "./base.js";
 import { EventSchemaError, IllegalActionError, OptionsError, ReplayMismatchError, StateMismatchError } from "./errors.js";
-import { ROUND_OPENED, ROUND_REVEALED, SERVER, TABLE_CREATED, TABLE_STATE, VERSION } from "./protocol.js";
+import {
+  BLIND_DEALING,
+  DEALING,
+  ROUND_OPENED,
+  ROUND_REVEALED,
+  SERVER,
+  TABLE_CREATED,
+  TABLE_STATE,
+  VERSION,
+} from "./protocol.js";
 import { get, isDict, isList, pyEqual, sorted } from "./pytypes.js";
 import * as statements from "./statements.js";
-import { NO_KEYS, NOTHING_SEEN, SIGNED } from "./statements.js";
+import { BLIND, NO_KEYS, NOTHING_SEEN, SIGNED } from "./statements.js";
 
 // Where a table stands for SPEC 6.6: at rest just after table_created or table_state (no
 // snapshot due), at rest after another run (a table_state comes first), or in a round.
@@ -55,17 +64,38 @@ export function createdDraft(game, rawOptions) {
   return draft(TABLE_CREATED, SERVER, { game: game.name, options: game.options(rawOptions) });
 }
 
+/** The protocol version a table with these full options is created in (SPEC 6.2): 3 exactly
+ * when they ask for dealer-blind dealing, else 2. */
+export function versionFor(options) {
+  return get(options, DEALING) === BLIND_DEALING ? BLIND : SIGNED;
+}
+
+/** The version the service creates a table of `game` with these options in (6.2). */
+export function createdVersion(game, rawOptions) {
+  return versionFor(game.options(rawOptions));
+}
+
+/** A table's version and options agree (SPEC 6.2): version 3 exactly for blind dealing;
+ * versions 1 and 2 for every other table. Throws OptionsError. */
+export function checkVersion(options, version) {
+  if ((version >= BLIND) !== (versionFor(options) === BLIND)) {
+    throw new OptionsError(`a version-${version} table does not take these options`);
+  }
+}
+
 /** The drafts a command causes and the state they lead to: the engine's members (a seat's
  * key, its checked signature: SPEC 6.7) around what the game decides. */
 async function decided(at, tableId, cmd, secret) {
-  const [bare, members] = await statements.admit(at.version, at.seats, at.seen, tableId, cmd);
+  const [admitted, members] = await statements.admit(at.version, at.seats, at.seen, tableId, cmd);
+  // the table's id, which a dealer-blind table's proofs are bound to (SPEC 15.12.1)
+  const bare = (admitted.table ?? "") === tableId ? admitted : { ...admitted, table: tableId };
   const decision = at.game.step(at.state, bare, secret);
   if (!members || !decision.drafts.length) return [decision.drafts, decision.state];
   const [first, ...rest] = decision.drafts;
   if (Object.hasOwn(members, statements.SIGNATURE) && (first.round ?? null) !== (cmd.round ?? null)) {
     throw new IllegalActionError(`a signed ${cmd.type} names the round its event does`);
   }
-  return [[statements.logged(first, members), ...rest], decision.state];
+  return [[statements.logged(first, members, at.version), ...rest], decision.state];
 }
 
 export const SEAT_KEYS = "seat_keys"; // the engine's own member of a version-2 table_state
@@ -96,6 +126,7 @@ export function restored(game, data, version = VERSION) {
     throw new EventSchemaError("table_state names another game or has no options");
   }
   if (canonical(game.options(options)) !== canonical(options)) throw new OptionsError("options are not in their full form");
+  checkVersion(options, version);
   const seats = version >= SIGNED ? statements.fromJson(get(data, SEAT_KEYS)) : NO_KEYS;
   const state = game.restore(members);
   const again = stateDraft(game, state, keysOf(version, seats));
@@ -112,14 +143,16 @@ function gameNamed(gameOf, name) {
 }
 
 /** `[game, state]`: the game table_created's data name, and its first state: a known game,
- * with options in their full form (SPEC 6.2). `gameOf` is a Map name -> game. */
-export function started(gameOf, data) {
+ * with options in their full form that the chain's protocol `version` takes (SPEC 6.2).
+ * `gameOf` is a Map name -> game. */
+export function started(gameOf, data, version) {
   const game = gameNamed(gameOf, get(data, "game", ""));
   const options = get(data, "options");
   if (game === null || !isDict(options)) throw new EventSchemaError("table_created names no known game or has no options");
   if (canonical(createdDraft(game, options).data) !== canonical(data)) {
     throw new OptionsError("options are not in their full form");
   }
+  checkVersion(options, version);
   return [game, game.new(options)];
 }
 

@@ -6,14 +6,22 @@
 import { unknownCommand } from "../../engine/base.js";
 import {
   CLIENT_SEED,
+  DECK_SHUFFLED,
+  DECRYPTION_SHARES,
+  GOLDEN_POINT,
   JOINER_ACCEPTED,
   JOINER_REJECTED,
+  KEYS_TIMEOUT,
+  ROUND_KEY,
   ROUND_OPENED,
   SEAT_JOINED,
   SEED_COMMITMENT,
   SEED_TIMEOUT,
+  SHARES_TIMEOUT,
+  SHUFFLE_TIMEOUT,
   actorSeat,
 } from "../../engine/protocol.js";
+import * as blindRound from "./blind_round.js";
 import * as play from "./play.js";
 import * as rounds from "./rounds.js";
 import * as seating from "./seating.js";
@@ -33,6 +41,14 @@ export const COMMANDS = new Map([
   ["stand", play.stand],
   ["move_timeout", play.moveTimeout],
   ["game_time_up", timing.gameTimeUp],
+  // a dealer-blind table's (SPEC 15.13); refused at any other
+  [DECK_SHUFFLED, blindRound.shuffled],
+  [SHUFFLE_TIMEOUT, blindRound.shuffleTimeout],
+  [DECRYPTION_SHARES, blindRound.shares],
+  [SHARES_TIMEOUT, blindRound.sharesTimeout],
+  [GOLDEN_POINT, blindRound.goldenPoint],
+  [ROUND_KEY, blindRound.roundKey],
+  [KEYS_TIMEOUT, blindRound.keysTimeout],
 ]);
 
 export function decide(state, cmd, secret) {

@@ -23,7 +23,13 @@ export function showdown(run, secret) {
 export function finishRound(run, deck, outcome, secret) {
   const hand = run.hand();
   for (const seat of [hand.player, hand.dealer]) show(run, deck, seat);
-  run.emit(outcomeDraft(run, deck, outcome));
+  const totals = SEATS.map((seat) => hands.total(cardsOf(deck, heldBy(hand, seat))));
+  run.emit(outcomeDraft(run.state, run.round().round_id, outcome, totals));
+  endRound(run, secret);
+}
+
+/** After a round's outcome: the match's end if a seat reached the target, then the reveal. */
+export function endRound(run, secret) {
   const score = run.state.score;
   const leader = SEATS.reduce((best, seat) => (score[seat] > score[best] ? seat : best)); // max(): the first on ties
   if (score[leader] >= run.state.options.target) {
@@ -44,11 +50,9 @@ function show(run, deck, seat) {
   run.emit(draft("cards_shown", SERVER, { seat, cards: shown }, run.round().round_id));
 }
 
-function outcomeDraft(run, deck, outcome) {
-  const state = run.state;
-  const hand = run.hand();
-  const roundId = run.round().round_id;
-  const totals = SEATS.map((seat) => hands.total(cardsOf(deck, heldBy(hand, seat))));
+/** `round_won` or `round_double_bust` with each seat's total (null: a round forfeited before
+ * its cards could all be opened, SPEC 15.13.7.5). */
+export function outcomeDraft(state, roundId, outcome, totals) {
   if (outcome.winner === null) {
     return draft("round_double_bust", SERVER, { totals, next_worth: state.worth + 1 }, roundId);
   }

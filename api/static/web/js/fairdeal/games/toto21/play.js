@@ -4,10 +4,10 @@
 import { record } from "../../engine/base.js";
 import * as dealing from "../../engine/dealing.js";
 import { IllegalActionError, OutOfTurnError } from "../../engine/errors.js";
+import * as blindRound from "./blind_round.js";
 import { showdown } from "./ending.js";
 import * as hands from "./hands.js";
-import { moveDue } from "./rounds.js";
-import { Run, actingSeat, currentRound, inTime, requireServer } from "./run.js";
+import { Run, actingSeat, currentRound, inTime, moveDue, requireServer } from "./run.js";
 import { cardsOf, dealt, deckOf, visibleToOwner } from "./state.js";
 import * as timing from "./timing.js";
 
@@ -56,6 +56,7 @@ function roundId(state) {
 
 function draw(state, cmd, secret, face) {
   const hand = onTurn(state, cmd);
+  if (state.options.blind) return blindRound.draw(state, cmd, secret, face);
   if (!mayDraw(state, secret, hand.turn)) {
     throw new IllegalActionError("a participant draws only while the cards they see total below 21");
   }
@@ -84,6 +85,8 @@ function endTurn(run, hand, secret) {
   if (hand.turn === hand.player) {
     const deadline = run.time + run.state.options.move_time_ms;
     run.emit(moveDue(roundId(run.state), hand.dealer, deadline));
+  } else if (run.state.options.blind) {
+    blindRound.askKeys(run);
   } else {
     showdown(run, secret);
   }

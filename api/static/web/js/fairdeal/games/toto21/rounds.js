@@ -6,9 +6,10 @@ import * as dealing from "../../engine/dealing.js";
 import { IllegalActionError } from "../../engine/errors.js";
 import { SEED_TIMEOUT, SERVER } from "../../engine/protocol.js";
 import { choose } from "../../randomness.js";
+import * as blindRound from "./blind_round.js";
 import { finishRound } from "./ending.js";
 import * as hands from "./hands.js";
-import { Run, currentRound, inTime, requireServer, single } from "./run.js";
+import { Run, currentRound, inTime, moveDue, requireServer, single } from "./run.js";
 import { DEALER_PURPOSE, PLAYING, SEATS, cardsOf, dealt, deckOf, heldBy, inRound } from "./state.js";
 import * as timing from "./timing.js";
 
@@ -20,6 +21,7 @@ export function openRound(state, cmd, secret) {
   }
   inTime(state.game_deadline, cmd.time, "game");
   if (state.round_ids.has(cmd.round)) throw new IllegalActionError("this table already used that round id");
+  if (state.options.blind) return single(state, cmd, blindRound.opened(state, cmd, secret));
   const seedTime = state.options.seed_time_ms;
   return single(state, cmd, dealing.opened(cmd, secret, state.rounds + 1, SEATS, seedTime));
 }
@@ -41,9 +43,13 @@ export function seeding(state, cmd, secret) {
     inTime(state.game_deadline, cmd.time, "game");
   }
   const run = new Run(state, cmd);
-  const [drafts, then] = dealing.seeding(current, cmd, revealTime(state, cmd.time));
+  const reveal = revealTime(state, cmd.time);
+  const [drafts, then] = state.options.blind
+    ? blindRound.seeding(state, current, cmd, reveal)
+    : dealing.seeding(current, cmd, reveal);
   for (const made of drafts) run.emit(made);
-  if (then === dealing.SEAL) sealAndDeal(run, secret);
+  if (then === dealing.SEAL && state.options.blind) blindRound.seal(run, secret);
+  else if (then === dealing.SEAL) sealAndDeal(run, secret);
   else if (then === dealing.VOID) run.emit(dealing.revealedDraft(run.round(), secret));
   return run.decision();
 }
@@ -58,10 +64,7 @@ function revealTime(state, now) {
   return end === null || end <= now ? seedTime : Math.min(seedTime, end - now);
 }
 
-/** ``move_due``: the seat to move and its deadline (logged, so timeouts are checkable). */
-export function moveDue(roundId, seat, deadline) {
-  return draft("move_due", SERVER, { seat, deadline }, roundId);
-}
+export { moveDue }; // run.js's, where Python's is now
 
 function sealAndDeal(run, secret) {
   const roundId = run.round().round_id;

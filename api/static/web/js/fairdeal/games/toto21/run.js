@@ -2,6 +2,7 @@
 // may act, on which round, in time; and the run builder.
 
 import * as base from "../../engine/base.js";
+import { draft, tableOf } from "../../engine/base.js";
 import { IllegalActionError, OutOfTurnError } from "../../engine/errors.js";
 import { SERVER } from "../../engine/protocol.js";
 import { applyAt } from "./apply.js";
@@ -17,6 +18,7 @@ const SEAT_ACTORS = new Map([
 export class Run extends base.Run {
   constructor(state, cmd) {
     super(state, cmd.time, applyAt);
+    this.table = tableOf(cmd); // a dealer-blind round's proofs name it (SPEC 15.12.1)
   }
 
   round() {
@@ -56,6 +58,11 @@ export function currentRound(state, cmd) {
 /** Seat commands at or after a deadline are refused: the server's timeout is due. */
 export function inTime(deadline, now, what) {
   if (deadline !== null && now >= deadline) throw new IllegalActionError(`the ${what} time is up`);
+}
+
+/** ``move_due``: the seat to move and its deadline (logged, so timeouts are checkable). */
+export function moveDue(roundId, seat, deadline) {
+  return draft("move_due", SERVER, { seat, deadline }, roundId);
 }
 
 /** The decision of a command that causes nothing but its own record. */

@@ -68,8 +68,9 @@ export function makeState({
   round_ids = new Set(), // a round id is used once per table
   round = null,
   hand = null,
+  crypto = null, // a dealer-blind table's round (SPEC 15.13): cipher.makeCrypto
 }) {
-  return { options, phase, seats, balances, score, worth, game_deadline, rounds, round_ids, round, hand };
+  return { options, phase, seats, balances, score, worth, game_deadline, rounds, round_ids, round, hand, crypto };
 }
 
 /** A round is opened and not yet revealed. */

@@ -1,8 +1,9 @@
 // fairdeal/games/toto21/timing.py (SPEC 11.5): deadlines, which server timeout is due,
 // refusing any other, and the game clock's end.
 //
-// Pending deadlines are the game's end, the seed deadline of an unsealed round and the move
-// deadline of the seat to move. The earliest passed one is due first (the game's end first
+// Pending deadlines are the game's end, the seed deadline of an unsealed round, at a
+// dealer-blind table the deadline of the request pending (a shuffle step, shares, keys), and
+// the move deadline of the seat to move. The earliest passed one is due first (the game's end first
 // on equal times), and ``decide`` accepts no other, so the server cannot pick the order of
 // timeouts to its liking. The game's end waits while a dealt round is in play: that round
 // is finished by moves and move timeouts, so a seat that sees a losing hand cannot have it
@@ -11,7 +12,16 @@
 import { command, record } from "../../engine/base.js";
 import * as dealing from "../../engine/dealing.js";
 import { IllegalActionError, NotDueError } from "../../engine/errors.js";
-import { SEED_TIMEOUT, SERVER } from "../../engine/protocol.js";
+import {
+  KEYS_DUE,
+  KEYS_TIMEOUT,
+  SEED_TIMEOUT,
+  SERVER,
+  SHARES_DUE,
+  SHARES_TIMEOUT,
+  SHUFFLE_DUE,
+  SHUFFLE_TIMEOUT,
+} from "../../engine/protocol.js";
 import { byPoints } from "./ending.js";
 import { Run, requireServer } from "./run.js";
 import { PLAYING, inRound } from "./state.js";
@@ -48,6 +58,8 @@ export function pending(state) {
     // The reveals end by the game's end (rounds.seeding): at that same time, the void of a
     // withheld reveal comes first, so that it names the withholding seats.
     found.push(makeDeadline({ time, rank: current.revealing ? -1 : 1, command: cmd }));
+  } else if (current !== null && state.crypto !== null && state.crypto.request !== null) {
+    found.push(requestDeadline(current.round_id, state.crypto.request));
   } else if (current !== null && hand !== null && hand.move_deadline !== null) {
     const data = { seat: hand.turn, deadline: hand.move_deadline };
     const time = hand.move_deadline;
@@ -55,6 +67,22 @@ export function pending(state) {
     found.push(makeDeadline({ time, rank: 1, command: cmd }));
   }
   return found.sort((a, b) => a.time - b.time || a.rank - b.rank);
+}
+
+const TIMEOUTS = new Map([
+  [SHUFFLE_DUE, SHUFFLE_TIMEOUT],
+  [SHARES_DUE, SHARES_TIMEOUT],
+  [KEYS_DUE, KEYS_TIMEOUT],
+]);
+
+/** A dealer-blind round's pending request: its timeout names the seats that owe an answer
+ * (the one asked for its step), SPEC 15.13.8. */
+function requestDeadline(roundId, request) {
+  const data = { deadline: request.deadline };
+  if (request.kind === SHUFFLE_DUE) data.seat = request.seats[0];
+  else data.seats = [...request.seats];
+  const cmd = command({ type: TIMEOUTS.get(request.kind), actor: SERVER, time: request.deadline, data, round: roundId });
+  return makeDeadline({ time: request.deadline, rank: 1, command: cmd });
 }
 
 /** A round is sealed, and so dealt (the seal's run deals), and not yet revealed. */

@@ -4,7 +4,16 @@
 
 import { bytesToHex } from "../../bytes.js";
 import * as dealing from "../../engine/dealing.js";
-import { JOINER_ACCEPTED, JOINER_REJECTED, SEAT_JOINED } from "../../engine/protocol.js";
+import {
+  ANSWERS,
+  CLIENT_SEED,
+  GOLDEN_POINT,
+  JOINER_ACCEPTED,
+  JOINER_REJECTED,
+  SEAT_JOINED,
+  SHARES_DUE,
+} from "../../engine/protocol.js";
+import { deckOfCrypto } from "./cipher.js";
 import { sortedObject } from "../../engine/pytypes.js";
 import { NAME } from "./options.js";
 import * as play from "./play.js";
@@ -34,8 +43,21 @@ export function legalActions(state, seat, secret) {
   const current = state.round;
   const hand = state.hand;
   if (state.phase !== PLAYING || current === null || !inRound(state)) return [];
-  if (!current.sealed) return dealing.seedMoves(current, seat);
+  const crypto = state.crypto;
+  if (crypto !== null && crypto.request !== null) {
+    return crypto.request.seats.includes(seat) ? [ANSWERS.get(crypto.request.kind)] : [];
+  }
+  if (!current.sealed) {
+    const moves = dealing.seedMoves(current, seat);
+    return moves.filter((m) => m !== CLIENT_SEED || current.revealing || crypto === null);
+  }
   if (hand === null || hand.turn !== seat) return [];
+  if (crypto !== null) {
+    // the service cannot see the total: the seat's client applies 21
+    const draws = seat === hand.player && !hand.blind_taken ? ["hit", "blind", "stand"] : [];
+    const first = seat === hand.player && crypto.draws.every(([drawer]) => drawer !== seat);
+    return [...(first ? [GOLDEN_POINT] : []), ...(draws.length ? draws : ["hit", "stand"])];
+  }
   if (!play.mayDraw(state, secret, seat)) return ["stand"];
   const blind = seat === hand.player && !hand.blind_taken;
   return blind ? ["hit", "blind", "stand"] : ["hit", "stand"];
@@ -57,6 +79,7 @@ function roundView(state, seat, secret) {
     dealing.checkSecret(secret, current.commitment);
     view.server_seed = bytesToHex(secret);
   }
+  if (state.crypto !== null) Object.assign(view, cryptoView(state.crypto));
   if (hand !== null) {
     Object.assign(view, {
       dealer: hand.dealer,
@@ -70,15 +93,41 @@ function roundView(state, seat, secret) {
   return view;
 }
 
+/** A blind round's keys, steps and pending request: public (SPEC 15.13.10). */
+function cryptoView(crypto) {
+  const request = crypto.request;
+  let pending = null;
+  if (request !== null) {
+    pending = { type: request.kind, deadline: request.deadline, seats: [...request.seats] };
+    if (request.kind === SHARES_DUE) {
+      pending.positions = Object.fromEntries([...request.positions].map(([s, p]) => [String(s), [...p]]));
+    }
+  }
+  const seats = [...crypto.round_keys.keys()].sort((a, b) => a - b);
+  return {
+    server_key: crypto.server_key,
+    round_keys: Object.fromEntries(seats.map((seat) => [String(seat), crypto.round_keys.get(seat)])),
+    steps: crypto.decks.length,
+    request: pending,
+    claimed: crypto.claimed,
+  };
+}
+
 /** Public cards with their code; the viewer's own face-down cards with code and salt. */
 function cardView(state, held, seat, secret) {
   const card = { position: held.position, seat: held.seat, face: held.face };
   if (held.commitment !== null) card.commitment = held.commitment;
   const known = state.hand.known.get(held.position);
+  const crypto = state.crypto;
+  if (crypto !== null) {
+    // the service never knows a hidden card (SPEC 15.13.10)
+    card.ciphertext = { ...deckOfCrypto(crypto)[held.position] };
+    card.shares = { ...(crypto.shares.get(held.position) ?? {}) };
+  }
   if (known !== undefined) {
     card.card = known.card;
     if (known.salt !== null) card.salt = known.salt;
-  } else if (held.face === dealing.DOWN && held.seat === seat && secret !== null) {
+  } else if (held.face === dealing.DOWN && crypto === null && held.seat === seat && secret !== null) {
     const deck = deckOf(state, secret);
     card.card = deck.card(held.position);
     card.salt = bytesToHex(deck.salt(held.position));
