@@ -258,3 +258,213 @@ def test_the_long_tables_reach_every_settlement(verdicts: Any, tmp_path: Path) -
     wanted = {"match_won", "match_drawn", "round_double_bust", "round_voided", "term_ended"}
     wanted |= {"hand_won", "hand_lost", "round_settled", "bank_funded", "card_burned"}
     assert wanted - types == set()
+
+
+# --- version 3: dealer-blind Toto21 (SPEC 15.13) ------------------------------------------------
+
+
+def _blind_match() -> Any:
+    from tests.blind_table import BlindTable
+
+    match = BlindTable("blind-p", {"target": 2})
+    while match.state.phase == "playing":
+        match.play_round()
+    return match
+
+
+def _last_of(events: list[dict[str, Any]], type_: str, **data: Any) -> dict[str, Any]:
+    """The last event of this type whose data (a seat's command data too) have these values."""
+    for event in reversed(events):
+        told = {**event["data"], **(event["data"].get("signed") or {}).get("data", {})}
+        if event["type"] == type_ and all(told.get(k) == v for k, v in data.items()):
+            return event
+    raise AssertionError(f"no {type_} {data}")
+
+
+def _up_card_opened_as_another(events: list[dict[str, Any]]) -> None:
+    opened = _last_of(events, "card_opened")["data"]
+    opened["card"] = "AS" if opened["card"] != "AS" else "KS"
+
+
+def _services_step_swapped(events: list[dict[str, Any]]) -> None:
+    deck = _last_of(events, "deck_shuffled", step=0)["data"]["deck"]
+    deck[0], deck[1] = deck[1], deck[0]
+
+
+def _ciphertext_of_another_position(events: list[dict[str, Any]]) -> None:
+    first = _last_of(events, "card_dealt", position=0)["data"]
+    first["ciphertext"] = _last_of(events, "card_dealt", position=1)["data"]["ciphertext"]
+
+
+def _no_server_share(events: list[dict[str, Any]]) -> None:
+    _last_of(events, "card_dealt", position=0)["data"]["server_share"] = None
+
+
+def _server_share_proof_changed(events: list[dict[str, Any]]) -> None:
+    proof = _last_of(events, "card_dealt", position=2)["data"]["server_share"]["proof"]
+    proof["c"], proof["s"] = proof["s"], proof["c"]
+
+
+def _shown_as_another(events: list[dict[str, Any]]) -> None:
+    shown = next(
+        c for e in reversed(events) if e["type"] == "cards_shown" for c in e["data"]["cards"]
+    )
+    shown["card"] = "AS" if shown["card"] != "AS" else "KS"
+
+
+def _server_key_of_another_seed(events: list[dict[str, Any]]) -> None:
+    opened = _last_of(events, "round_opened")["data"]
+    key = _last_of(events, "seed_commitment")["data"]["signed"]["data"]["round_key"]
+    opened["server_key"] = copy.deepcopy(key)
+
+
+def _no_server_key(events: list[dict[str, Any]]) -> None:
+    del _last_of(events, "round_opened")["data"]["server_key"]
+
+
+def _a_revealed_key_changed(events: list[dict[str, Any]]) -> None:
+    secret = _last_of(events, "round_key")["data"]["signed"]["data"]
+    secret["secret"] = "01" + secret["secret"][2:]
+
+
+def _blind_move_deadline(events: list[dict[str, Any]]) -> None:
+    _last_of(events, "move_due")["data"]["deadline"] += 1
+
+
+def _as_version_3(events: list[dict[str, Any]]) -> None:
+    """A table that does not deal blind, every event stamped version 3: the rules, which deal
+    a committed deck to it, must refuse it (no deck is opened in it as version 3 opens one)."""
+    for event in events:
+        event["version"] = 3
+
+
+BLIND_ATTACKS = {
+    "the up-card opened as another card": _up_card_opened_as_another,
+    "the service's step with two ciphertexts swapped": _services_step_swapped,
+    "a card dealt with another position's ciphertext": _ciphertext_of_another_position,
+    "a card dealt without the service's share": _no_server_share,
+    "the service's share with its proof changed": _server_share_proof_changed,
+    "a shown card that is not its decryption": _shown_as_another,
+    "the service's round key a seat's": _server_key_of_another_seed,
+    "a round_opened without its server key": _no_server_key,
+    "a seat's revealed round key changed": _a_revealed_key_changed,
+    "a move deadline re-stated": _blind_move_deadline,
+}
+
+
+def _blind_cases(tmp: Path) -> dict[str, tuple[Path, str]]:
+    """name: (file, "valid" or "same"): a blind match's bundles, each round from seq 0 and
+    from its table_state, and the operator's lies about its first round, re-signed."""
+    match = _blind_match()
+    log = helpers.Log()
+    for round_id in [s.event.round for s in match.log if s.event.type == "round_revealed"]:
+        log.add(match, str(round_id))
+    cases: dict[str, tuple[Bundle, str]] = {}
+    for i, (_, round_id, _) in enumerate(log.entries):
+        cases[f"clean v3 {round_id} from seq 0"] = (log.bundle(i), "valid")
+        cases[f"clean v3 {round_id} from its table_state"] = (log.bundle(i, bounded=True), "valid")
+    first = log.bundle(0)
+    for name, attack in BLIND_ATTACKS.items():
+        cases[f"v3 tampered: {name}"] = (corpus.operator(first, attack), "same")
+    for game, driver in (
+        ("toto21", helpers.toto21_table("v3t21", rounds=1)),
+        ("kvitlach", helpers.kvitlach_table("v3kv", rounds=1)),
+    ):
+        plain = helpers.Log()
+        plain.add(driver, driver.rounds[0])
+        cases[f"v3 tampered: a committed {game} table re-signed as version 3"] = (
+            corpus.operator(plain.bundle(0), _as_version_3),
+            "same",
+        )
+    edited = corpus.outsider(
+        first, lambda events: _up_card_opened_as_another([e["event"] for e in events])
+    )
+    cases["v3 edited without the key: the up-card"] = (edited, "same")
+    files = {}
+    for n, (name, (bundle, expected)) in enumerate(cases.items()):
+        path = tmp / f"blind{n:04d}.json"
+        path.write_text(json.dumps(bundle))
+        files[name] = (path, expected)
+    return files
+
+
+@pytest.fixture(scope="module")
+def blind_verdicts(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, tuple[str, dict[str, Any], Report]]:
+    tmp = tmp_path_factory.mktemp("blind-parity")
+    key = tmp / "operator.pem"
+    key.write_text(helpers.PEM)
+    cases = _blind_cases(tmp)
+    run = subprocess.run(
+        [str(NODE), str(HERE / "verify_cli.mjs"), str(key), *(str(p) for p, _ in cases.values())],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=900,
+    )
+    by_file = {r["file"]: r for r in map(json.loads, run.stdout.splitlines())}
+    trust = load_trust([helpers.VERIFIER_KEY])
+    return {
+        name: (expected, by_file[str(path)], verify_bundle(json.loads(path.read_text()), trust))
+        for name, (path, expected) in cases.items()
+    }
+
+
+def test_a_blind_match_is_valid_in_both(blind_verdicts: Any) -> None:
+    clean = {n: v for n, v in blind_verdicts.items() if v[0] == "valid"}
+    assert len(clean) >= 4
+    for name, (_, js, python) in clean.items():
+        assert (js.get("verdict"), python.verdict) == ("valid", "valid"), (name, js, python.codes())
+
+
+def test_a_tampered_blind_bundle_is_never_valid_in_the_browser(blind_verdicts: Any) -> None:
+    tampered = {n: v for n, v in blind_verdicts.items() if v[0] == "same"}
+    assert len(tampered) == len(BLIND_ATTACKS) + 3
+    for name, (_, js, python) in tampered.items():
+        assert python.verdict != "valid", (name, python.codes())
+        assert js.get("verdict") not in (None, "valid"), (name, js)
+
+
+def test_every_blind_case_gives_the_same_verdict_and_codes_in_both(blind_verdicts: Any) -> None:
+    for name, (_, js, python) in blind_verdicts.items():
+        assert (js.get("verdict"), set(js.get("codes", ()))) == (python.verdict, python.codes()), (
+            name,
+            js.get("error", "")[-2000:],
+        )
+
+
+def test_a_blind_round_is_told_as_fairdeal_verify_tells_it(tmp_path: Path) -> None:
+    """--explain's cards (as the round opened them), its words for the cryptographic members
+    and its 'check it by hand' of a blind round, in the browser as in Python."""
+    from fairdeal.verifier import explain as told_by
+    from fairdeal.verifier.explain import BY_HAND_BLIND, explain
+
+    match = _blind_match()
+    log = helpers.Log()
+    for round_id in [s.event.round for s in match.log if s.event.type == "round_revealed"]:
+        log.add(match, str(round_id))
+    key = tmp_path / "operator.pem"
+    key.write_text(helpers.PEM)
+    paths = []
+    for i in range(len(log.entries)):
+        paths.append(tmp_path / f"{i}.json")
+        paths[-1].write_text(json.dumps(log.bundle(i, bounded=True)))
+    run = subprocess.run(
+        [str(NODE), str(HERE / "blind_verify_explain.mjs"), str(key), *map(str, paths)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    told = {r["file"]: r for r in map(json.loads, run.stdout.splitlines())}
+    words = list(told_by._CRYPTO.values())
+    for path in paths:
+        python = explain(json.loads(path.read_text()), as_json=True)
+        js = told[str(path)]
+        assert js["verdict"] == "valid"
+        assert js["cards"] == python["cards"], path.name
+        assert "?" not in json.dumps(js["cards"])  # every card opened: both keys revealed
+        assert js["checkByHand"] == python["check_by_hand"] == BY_HAND_BLIND
+        said = [w for line in python["happened"] for w in words if f"; {w}" in line]
+        assert js["says"] == said and said, path.name

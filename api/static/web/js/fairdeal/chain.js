@@ -7,6 +7,7 @@ import { ed25519Verify, sha256 } from "./crypto.js";
 import { GENESIS } from "./events.js";
 import { EVENT, EVENT_SIGNATURE } from "./tags.js";
 
+const VERSIONS = [1, 2, 3];
 const FIELDS = ["version", "table", "round", "seq", "prev", "time", "type", "actor", "data"];
 const ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const TYPE = /^[a-z][a-z0-9_]{0,39}$/;
@@ -29,7 +30,8 @@ export function hasDuplicates(value) {
 function checkShape(e) {
   const seq = e.seq;
   let reason = null;
-  if (!isInt(e.version) || (e.version !== 1 && e.version !== 2)) reason = "version must be 1 or 2";
+  // events.py's VERSIONS: 3 is the dealer-blind protocol (SPEC 15.13); its reason is events.py's
+  if (!isInt(e.version) || !VERSIONS.includes(e.version)) reason = "version must be 1 or 2";
   else if (typeof e.table !== "string" || !ID.test(e.table)) reason = "bad table id";
   else if (!(e.round === null || (typeof e.round === "string" && ID.test(e.round)))) reason = "bad round id";
   else if (!isInt(seq) || seq < 0) reason = "seq must be a non-negative integer";

@@ -1,9 +1,26 @@
 // SPEC 7 (5) timeouts, (6) commitment, (7) client seeds, (8) shuffle, (9) cards, (14)
 // rounds finished: the round protocol read from the shared round events alone.
+//
+// In a version-3 (dealer-blind) table every seat commits, with its round key, and a commitment
+// missed voids the round; no deck is drawn from the shuffle key: steps (8) and (9) check the
+// round keys, the shuffle chain, the ciphertexts, the shares and the opened cards instead
+// (blindround.js). A seat's event is read by its command data (SPEC 15.13.11).
 
 import { bytesToHex, isHex } from "./bytes.js";
 import { PY_SPACE, pyEqual, sameKeys } from "./engine/pytypes.js";
-import { cardCommitment, cardSalt, clientSeedCommitment, dealOf, seedCommitment } from "./randomness.js";
+import * as blind from "./blindround.js";
+import {
+  canonicalDeck,
+  cardCommitment,
+  cardSalt,
+  clientSeedCommitment,
+  dealOf,
+  seedCommitment,
+  shuffleKey,
+} from "./randomness.js";
+
+const SIGNED = 2;
+const BLIND = 3;
 
 const FACES = { up: "card", down: "commitment", blind: "commitment" };
 const isInt = (v) => typeof v === "number" && Number.isSafeInteger(v);
@@ -46,6 +63,7 @@ export class RoundChecker {
     this.finished = new Set();
     this.findings = [];
     this.rounds = new Map(); // id -> round, for the story
+    this.blind = new blind.BlindChecks(table, deckRules, (code, event, reason) => this.find(code, event, reason));
   }
 
   find(code, event, reason) {
@@ -76,16 +94,22 @@ export class RoundChecker {
     if (current.revealed) return this.find("round.after_reveal", event, "a round event after the reveal");
     current.events.push(event);
     const recorded = this.asRecorded(event);
+    const blindHandler = BLIND_HANDLERS[recorded.type];
     const handler = HANDLERS[recorded.type];
-    if (handler) await handler.call(this, current, recorded);
+    if (current.blind && blindHandler) blindHandler.call(this.blind, current.blind, recorded);
+    else if (handler) await handler.call(this, current, recorded);
     if (current.deck) {
       for (const shown of shownCards(recorded.data)) await this.checkShown(current, recorded, shown);
     }
   }
 
+  /** A seat's event as the rules record it: in version 2, without the statement the seat
+   * signed (``signed``); in version 3, its command data, the members it signed being logged
+   * inside ``signed`` (15.13.11). */
   asRecorded(event) {
-    if (this.version < 2 || event.actor === "server" || !("signed" in event.data)) return event;
-    const { signed, ...data } = event.data;
+    if (this.version < SIGNED || event.actor === "server" || !("signed" in event.data)) return event;
+    const logged = this.version >= BLIND ? blind.commandData(this.version, event.data) : event.data;
+    const { signed, ...data } = logged;
     return { ...event, data };
   }
 
@@ -132,8 +156,14 @@ export class RoundChecker {
       deck: null,
       key: null,
       dealt: [],
+      blind: null, // version 3: what steps (8) and (9) carry (blindround.js)
     };
     this.rounds.set(id, this.current);
+    if (this.version >= BLIND) {
+      const problem = blind.serverKeyProblem(data);
+      if (problem) this.find("schema.data", event, problem);
+      this.current.blind = this.blind.open(event, [...seats], this.seeds.get(id));
+    }
   }
 
   closeCurrent(event) {
@@ -156,6 +186,9 @@ export class RoundChecker {
     else if (!c.seats.includes(seat)) problem = "a client seed from a seat not in the round";
     else if (c.seeds.has(seat) || c.timedOut.has(seat)) problem = "a second seed, or a seed after the seat timed out";
     else if (typeof seed !== "string" || !sameKeys(event.data, ["seed"])) problem = "client_seed carries exactly one text member, seed";
+    else if (this.version >= BLIND && !c.revealing) {
+      problem = "a plain client seed in a blind round's commit phase: every seat commits";
+    }
     if (problem === null) problem = seedProblem(String(seed));
     if (problem !== null) return this.find("seed.client", event, problem);
     if (seat === null) return;
@@ -183,11 +216,15 @@ export class RoundChecker {
     else if (!c.seats.includes(seat)) problem = "a seed commitment from a seat not in the round";
     else if (c.commitments.has(seat) || c.seeds.has(seat) || c.timedOut.has(seat)) {
       problem = "a second commitment, or one after the seat's seed or timeout";
-    } else if (!sameKeys(event.data, ["commitment"]) || !isHex(commitment, 64)) {
-      problem = "seed_commitment carries exactly commitment, 64 lowercase hex";
+    } else if (!sameKeys(event.data, commitmentMembers(this.version)) || !isHex(commitment, 64)) {
+      const members = [...commitmentMembers(this.version)].sort().join(" and ");
+      problem = `seed_commitment carries exactly ${members}, commitment 64 lowercase hex`;
     }
     if (problem !== null) this.find("seed.client", event, problem);
-    else if (seat !== null) c.commitments.set(seat, commitment);
+    else if (seat !== null) {
+      c.commitments.set(seat, commitment);
+      if (c.blind) this.blind.commitment(c.blind, event, seat); // (8) its round key
+    }
   }
 
   seedsCommitted(c, event) {
@@ -208,7 +245,7 @@ export class RoundChecker {
     const expected = { deadline: c.seedDeadline, seats: missing };
     if (c.sealed || !pyEqual(event.data, expected) || !missing.length) {
       this.find("seed.client", event, `seed_timeout must be ${JSON.stringify(expected)} before the seal`);
-    } else if (c.revealing) c.withheld = missing;
+    } else if (c.revealing || this.version >= BLIND) c.withheld = missing;
     else for (const s of missing) c.timedOut.add(s);
   }
 
@@ -222,6 +259,7 @@ export class RoundChecker {
     c.sealed = true;
     c.clientSeeds = expected;
     await this.deriveDeck(c, event, expected);
+    if (c.blind) this.blind.sealed(c.blind, c.key ?? null); // version 3: the key draws the service's step only
   }
 
   // (6) commitment and (8) the shuffle
@@ -230,7 +268,10 @@ export class RoundChecker {
     if (seed === undefined) return;
     // the seal binds the committed seed's commitment as logged, as the verifier does
     try {
-      Object.assign(c, dealOf(seed, c.id, clientSeeds, this.deckRules, c.commitment));
+      if (c.blind) {
+        canonicalDeck(this.deckRules); // version 3 draws no deck from the key (blindround.js)
+        c.key = shuffleKey(seed, c.id, clientSeeds, this.deckRules, c.commitment);
+      } else Object.assign(c, dealOf(seed, c.id, clientSeeds, this.deckRules, c.commitment));
     } catch (e) {
       if (e?.code !== "deck.rules") throw e; // no deck of a registered game for these rules
       this.find("deck.rules", event, `no deck for the rules ${JSON.stringify(this.deckRules)}`);
@@ -238,7 +279,18 @@ export class RoundChecker {
   }
 
   // (9) every dealt card
+  /** Positions are dealt in order, none skipped or repeated, once the deck is ready. */
+  position(c, event, position, ready) {
+    if (!ready || position !== c.nextPosition) {
+      let reason = `position ${position}, expected ${c.nextPosition} after the seal`;
+      if (c.blind && !c.blind.complete) reason = `position ${position} dealt before the last shuffle step`;
+      this.find("card.position", event, reason);
+    }
+    c.nextPosition = Math.max(c.nextPosition, position + 1);
+  }
+
   async dealt(c, event) {
+    if (c.blind) return this.dealtBlind(c, c.blind, event);
     const data = event.data;
     const { position, face, seat } = data;
     const members = ["position", "seat", "face", FACES[String(face)] ?? "card"];
@@ -246,10 +298,7 @@ export class RoundChecker {
       return this.find("schema.data", event, "card_dealt needs position, seat, face, card|commitment");
     }
     if (!(seat === null || isInt(seat))) this.find("schema.data", event, "card_dealt's seat is an integer or null");
-    if (!c.sealed || position !== c.nextPosition) {
-      this.find("card.position", event, `position ${position}, expected ${c.nextPosition} after the seal`);
-    }
-    c.nextPosition = Math.max(c.nextPosition, position + 1);
+    this.position(c, event, position, c.sealed);
     c.dealt.push({ seq: event.seq, position, seat, face, card: c.deck?.[position] ?? data.card ?? null });
     const deck = c.deck;
     if (!deck) return;
@@ -260,6 +309,17 @@ export class RoundChecker {
     } else if (face !== "up" && data.commitment !== (await cardCommitment(await cardSalt(c.key, position), deck[position]))) {
       this.find("card.commitment", event, `not the commitment of position ${position}`);
     }
+  }
+
+  /** (1) a version-3 card_dealt's form, (9) its position, ciphertext and share. The story's
+   * card is the one the round opens (cardOpened, cardsShown: explain.js), not known here. */
+  dealtBlind(c, blindRound, event) {
+    const problem = blind.cardDealtProblem(event.data);
+    if (problem !== null) return this.find("schema.data", event, problem);
+    const { position, seat, face } = event.data;
+    this.position(c, event, position, c.sealed && blindRound.complete);
+    c.dealt.push({ seq: event.seq, position, seat, face, card: null });
+    this.blind.dealt(blindRound, event);
   }
 
   async checkShown(c, event, shown) {
@@ -300,6 +360,7 @@ export class RoundChecker {
       this.find("seed.commitment", event, "the revealed seed is not the committed one");
       c.seedBad = true; // its deck proves nothing: the rules refuse the seed (step 11)
     }
+    if (c.blind) this.blind.revealed(c.blind, event);
     c.revealed = true;
     c.serverSeed = seed;
     this.finished.add(c.id);
@@ -316,6 +377,19 @@ const HANDLERS = {
   round_voided: RoundChecker.prototype.voided,
   round_revealed: RoundChecker.prototype.revealed,
 };
+
+// Events only a version-3 (blind) round's checks read; a blind round has none of the committed
+// deck's salts, so the scan of shown cards does not apply to it either
+const BLIND_HANDLERS = {
+  deck_shuffled: blind.BlindChecks.prototype.shuffled,
+  decryption_shares: blind.BlindChecks.prototype.shares,
+  card_opened: blind.BlindChecks.prototype.cardOpened,
+  round_key: blind.BlindChecks.prototype.roundKeyRevealed,
+  [blind.CARDS_SHOWN]: blind.BlindChecks.prototype.shown,
+};
+
+/** A seed_commitment's members: version 3 adds the seat's round key (SPEC 15.13.3.2). */
+const commitmentMembers = (version) => (version >= BLIND ? ["commitment", "round_key"] : ["commitment"]);
 
 const waitingSeats = (c) =>
   c.seats.filter((s) => !c.seeds.has(s) && !c.commitments.has(s) && !c.timedOut.has(s));

@@ -5,6 +5,8 @@
 //   (1)      the bundle's own schema
 //   (1)-(5)  each signed event: schema, canonical form, seq/prev, signature, time   [chain]
 //   (5)-(9)  timeouts, commitment, client seeds, shuffle, dealt and shown cards    [rounds]
+//   (8)(9)   version 3 (dealer-blind): round keys, the shuffle chain, ciphertexts,  [blindround]
+//            shares, opened, shown and revealed cards, the whole deck opened
 //   (10)(11) the chain replayed through the game's rules: seat signatures, legal  [engine]
 //            actions, every server decision, table_state restores
 //   (12)(13) transfers, balances and conservation                                  [money]
