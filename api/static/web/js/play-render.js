@@ -10,6 +10,7 @@ const LABELS = {
   hit: "Hit",
   blind: "Blind card",
   stand: "Stand",
+  golden_point: "Claim golden point",
   bet: "Bet",
   open_card: "Open card",
   elvaroon: "Elvaroon",
@@ -27,6 +28,7 @@ const HINTS = {
   hit: "One more card, face down: only you see it",
   blind: "A card nobody sees until the showdown; it counts then in full",
   stand: "Keep your cards and end your turn",
+  golden_point: "Two aces win at once; a false claim loses the round",
   bet: "Bet against the bank; you get a card face down",
   open_card: "A card face up, seen by all, with no bet",
   elvaroon: "At exactly 11: protect your next card; if it is an 11 you may refuse it",
@@ -37,7 +39,9 @@ const HINTS = {
   banker_exit: "End your term: the bank goes back to you",
 };
 const AMOUNTS = { bet: "amount", elvaroon: "raise" };
-const AUTOMATIC = new Set(["client_seed", "seed_commitment", "seat_joined"]);
+// Sent by the page itself, never by a click (at a dealer-blind table, the seat's party's
+// answers: play-blind.js).
+const AUTOMATIC = new Set(["client_seed", "seed_commitment", "seat_joined", "deck_shuffled", "decryption_shares", "round_key"]);
 
 export function h(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
@@ -91,7 +95,9 @@ function totoFelt(view, you) {
     const mine = (round.cards ?? []).filter((c) => c.seat === seat).sort((a, b) => a.position - b.position);
     const role = seat === round.dealer ? "dealer" : seat === round.player ? "player" : "";
     const cards = mine.map((c) => {
-      const drawn = card({ card: c.card, private: c.face !== "up" && c.salt && !round.revealed }, c.face === "blind" ? "the blind card, face down" : "a card face down");
+      // A face-down card this seat sees: its salt shown to it, or (dealer-blind) opened by its party
+      const mineOnly = c.face !== "up" && (c.salt || c.opened) && !round.revealed;
+      const drawn = card({ card: c.card, private: mineOnly }, c.face === "blind" ? "the blind card, face down" : "a card face down");
       if (c.face === "blind") drawn.classList.add("card-blind");
       return drawn;
     });

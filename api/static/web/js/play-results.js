@@ -65,7 +65,10 @@ function voided(entry, you) {
     return `Round ${entry.number} was called off: the game's time ran out before it was dealt. No points.`;
   }
   const who = (void_.data.seats ?? []).map((s) => named(s, you)).join(" and ") || "a seat";
-  return `Round ${entry.number} was voided: ${who} did not reveal ${who === "you" ? "your" : "its"} seed in time. Nothing was dealt and no money moved.`;
+  const its = who === "you" ? "your" : "its";
+  // A dealer-blind round is voided, too, when a seat's browser sends no seed or no shuffle step
+  const what = { shuffle_withheld: `send ${its} shuffle step`, seed_withheld: `send ${its} seed and round key` }[void_.data.reason] ?? `reveal ${its} seed`;
+  return `Round ${entry.number} was voided: ${who} did not ${what} in time. Nothing was dealt and no money moved.`;
 }
 
 // Toto21 (SPEC 11.4): round_won {seat, points, reason, totals, score}, round_double_bust
@@ -89,8 +92,10 @@ function totoResult(entry, you) {
 }
 
 function totoRound(number, data, roles, you) {
-  const { seat, points, reason, totals } = data;
+  const { seat, points, reason } = data;
   const other = 1 - seat;
+  // A dealer-blind round won because the other seat withheld its answer has no totals.
+  const totals = data.totals ?? [null, null];
   const [mine, theirs] = [totals[seat], totals[other]];
   const player = roles?.player ?? other;
   const dealer = roles?.dealer ?? seat;
@@ -101,6 +106,11 @@ function totoRound(number, data, roles, you) {
     dealer_over_21: `${named(dealer, you)} went over 21: ${theirs} against ${mine}`,
     tie: `${mine} each, and a tie goes to the dealer`,
     higher_total: `the higher total, ${mine} against ${theirs}`,
+    // dealer-blind rounds (SPEC 15.13.7)
+    false_claim: `${named(player, you)} claimed the golden point without two aces`,
+    illegal_draw: `${named(other, you)} drew at 21 or more`,
+    shares_withheld: `${named(other, you)} did not send ${other === you ? "your" : "its"} decryption shares in time`,
+    key_withheld: `${named(other, you)} did not reveal ${other === you ? "your" : "its"} round key in time`,
   }[reason] ?? reason;
   return `Round ${number}: ${subject(seat, you, "win", "wins", false)} ${plural(points, "point")} (${why}). ${score(data.score, you)}.`;
 }

@@ -146,10 +146,12 @@ export class Seat {
     return this.command(`/v1/rounds/${roundId}/actions`, kind, data, body, roundId);
   }
 
-  /** Commit to a fresh seed for ``roundId``; the seed stays here until the reveals open. */
-  async commitSeed(roundId) {
+  /** Commit to a fresh seed for ``roundId``; the seed stays here until the reveals open.
+   * ``dataFor(commitment)`` makes the command's data (at a dealer-blind table, with the
+   * round key of the seat's party: play-blind.js). */
+  async commitSeed(roundId, dataFor = (commitment) => ({ commitment })) {
     const seed = randomSeed();
-    const data = { commitment: await clientSeedCommitment(roundId, this.seat, seed) };
+    const data = dataFor(await clientSeedCommitment(roundId, this.seat, seed));
     this.seeds.set(roundId, seed);
     try {
       return await this.command(`/v1/rounds/${roundId}/seeds`, "seed_commitment", data, data, roundId);

@@ -24,6 +24,7 @@ export function terms(view) {
       o.stake ? `a stake of ${o.stake} from each player, the winner takes both` : "no stake: played for points only",
       `${seconds(o.move_time_ms)} a move`,
       `${seconds(o.game_time_ms)} of game time`,
+      ...(o.dealing === "blind" ? ["dealer-blind: nobody, the operator included, sees a card before its owner"] : []),
     ];
   }
   const draws = o.banker_must_draw === "none" ? "the banker draws as they like" : `the banker must draw at ${o.banker_must_draw} or less`;

@@ -8,8 +8,11 @@ import { Chain, CheckFailure, privateCards } from "./play-chain.js";
 import { actionControls, deadlines, h, mayOpenRound, renderResults, renderView } from "./play-render.js";
 import { gameTitle, leastBuyIn, rulesLink, seating, terms } from "./play-terms.js";
 import { Seat } from "./play-seat.js";
+import { ANSWERING, BlindTable, blindStatus, lostText, playerMoves, withOwnCards } from "./play-blind.js";
 
 const POLL_MS = 1000;
+// While a dealer-blind round waits on the seats' cryptography: each answer is asked in turn.
+const BLIND_POLL_MS = 300;
 // What this tab remembers across a reload: the table and seat number it held (public facts),
 // so that a reload whose seat this browser did not keep can say the seat is lost. The key
 // and the token are kept, where they can be, in IndexedDB (play-keep.js), never here.
@@ -46,6 +49,10 @@ function fail(error) {
   $("failure-text").textContent = error.message.startsWith(named) ? error.message.slice(named.length) : error.message;
   $("failure").hidden = false;
   $("failure").dataset.code = error.code;
+  $("failure-advice").textContent =
+    error.code === "party.refused"
+      ? "Do not trust this table: its log asked this browser's party for what an honest service never asks."
+      : "Do not trust this table: the service's signed log and what it told this page disagree.";
   $("receipts").classList.add("receipts-bad");
   $("receipts").querySelector(".receipts-mark").textContent = "✗";
   console.warn("fairdeal check failed:", error.code, error.seq, error.message);
@@ -75,6 +82,9 @@ async function pinKeys() {
 
 function chainFor(tableId) {
   const chain = new Chain(tableId, state.keySet);
+  // A dealer-blind table's state, folded by the rules from every event checked (play-blind.js)
+  chain.blind = new BlindTable();
+  chain.listeners.push((signed) => chain.blind.follow(signed.event));
   chain.listeners.push((signed) => {
     $("receipt-count").textContent = String(chain.checked);
     const e = signed.event;
@@ -112,7 +122,9 @@ function options(form) {
   const common = { move_time_ms: number("move_seconds") * 1000, seed_time_ms: number("seed_seconds") * 1000 };
   const game = form.elements.game.value;
   if (game === "toto21") {
-    return { game, join: {}, options: { ...common, target: number("target"), stake: number("stake"), game_time_ms: number("game_minutes") * 60000 } };
+    const toto = { ...common, target: number("target"), stake: number("stake"), game_time_ms: number("game_minutes") * 60000 };
+    if (form.elements.dealing.value === "blind") toto.dealing = "blind";
+    return { game, join: {}, options: toto };
   }
   const kv = { ...common, rule_set: value("rule_set"), decks: number("decks"), bank_funding: number("bank_funding") };
   for (const name of ["ante", "max_bet"]) if (value(name) !== "") kv[name] = number(name);
@@ -174,7 +186,9 @@ function showTable(who) {
 
 function schedule() {
   clearTimeout(state.timer);
-  if (!state.failed) state.timer = setTimeout(() => serially(refresh).catch(fail).finally(schedule), POLL_MS);
+  const round = state.reply?.view?.round;
+  const waiting = Boolean(state.chain?.blind?.blind && round && !round.revealed && (!round.sealed || round.request));
+  if (!state.failed) state.timer = setTimeout(() => serially(refresh).catch(fail).finally(schedule), waiting ? BLIND_POLL_MS : POLL_MS);
 }
 
 // One look at the table: the view, the chain caught up on and checked, the seat's hidden
@@ -187,15 +201,45 @@ async function refresh() {
   let reply = await look();
   if (reply === null) return;
   await chain.checkHead(reply.head);
-  if (state.seat && (await seeds(reply))) {
+  const committed = Boolean(state.seat) && (await seeds(reply));
+  const answered = Boolean(state.seat) && (await answers());
+  if (committed || answered) {
     reply = await look();
     if (reply === null) return;
     await chain.sync();
   }
   const round = reply.view.round;
   await chain.checkCards(round?.id ?? null, privateCards(reply.view));
+  // At a dealer-blind table the seat's own face-down cards are opened here, by its party.
+  if (state.seat && chain.blind.blind) reply = withOwnCards(reply, chain.blind.ownCards(chain.checked));
   state.reply = reply;
   draw(reply);
+}
+
+/** At a dealer-blind table, send what the log asks of this seat's party now (its shuffle
+ * step, its shares, its round key), each signed after the request; whether any was sent. */
+async function answers() {
+  const { seat, chain } = state;
+  if (!chain.blind.blind) return false;
+  chain.blind.noteLost(seat.seat); // the chain is checked up to the view's head: any request too
+  const sent = await chain.blind.answer(
+    seat.seat,
+    (kind, data, roundId) => seat.act(kind, data, roundId),
+    async (kind) => {
+      $("status").textContent = ANSWERING[kind];
+      await painted(); // the words shown before the browser computes
+    },
+  );
+  return sent.length > 0;
+}
+
+// Once the page has had a chance to draw what it just changed.
+function painted() {
+  return new Promise((resolve) => {
+    const done = () => setTimeout(resolve, 0);
+    requestAnimationFrame(done);
+    setTimeout(done, 100);
+  });
 }
 
 /** The view: the seat's, or the public one; null once the seat's token stopped working. */
@@ -244,7 +288,19 @@ async function seeds(reply) {
   let acted = false;
   const waiting = round && !round.sealed && !round.revealed && round.seats.includes(seat.seat);
   if (waiting && !round.committed?.includes(seat.seat) && !round.seeded?.includes(seat.seat) && !seat.seeds.has(round.id)) {
-    await seat.commitSeed(round.id);
+    const blind = state.chain.blind;
+    if (blind.blind) {
+      // A dealer-blind seat commits with its party's round key, made now for this round.
+      const party = blind.partyFor(seat.seat, seat.tableId, round.id);
+      try {
+        await seat.commitSeed(round.id, (commitment) => party.commitmentData(commitment));
+      } catch (e) {
+        if (e instanceof ApiError) blind.drop(round.id); // refused: nothing logged, a fresh key next time
+        throw e;
+      }
+    } else {
+      await seat.commitSeed(round.id);
+    }
     acted = true;
   }
   const before = seat.seeds.size;
@@ -259,16 +315,39 @@ function draw(reply) {
   $("table-rules").href = rulesLink(reply.view);
   $("scores").replaceChildren(...scores);
   $("felt").replaceChildren(...felt);
-  if ($("status").textContent !== status) $("status").textContent = status;
+  const lost = Boolean(state.seat) && state.chain.blind.lost !== null;
+  const said = blindStatus(reply.view, state.seat ? reply.seat : null, lost) ?? status;
+  if ($("status").textContent !== said) $("status").textContent = said;
+  drawBlindNote(reply);
   drawResults(reply);
   // The moves are drawn again only when they change, so a button never moves under a click.
   const canOpen = Boolean(state.seat) && mayOpenRound(reply);
-  const moves = JSON.stringify([reply.view.round?.id, reply.legal_actions, canOpen, Boolean(state.seat)]);
+  const legal = playerMoves(reply);
+  const moves = JSON.stringify([reply.view.round?.id, legal, canOpen, Boolean(state.seat)]);
   if (moves !== state.moves) {
     state.moves = moves;
-    $("actions").replaceChildren(...(state.seat ? actionControls(reply, canOpen) : watching()));
+    $("actions").replaceChildren(...(state.seat ? actionControls({ ...reply, legal_actions: legal }, canOpen) : watching()));
   }
   drawTimers();
+}
+
+// At a dealer-blind table: what this browser does for its seat, and a round it cannot take
+// part in (its key lost with a reload), said plainly.
+function drawBlindNote(reply) {
+  const blind = state.chain.blind;
+  const note = $("blind-note");
+  const lost = state.seat && blind.blind ? blind.lost : null;
+  const text = !blind.blind
+    ? ""
+    : lost !== null
+      ? lostText(lost)
+      : state.seat
+        ? "Dealer-blind table: nobody, the operator included, sees a card before its owner. This browser shuffles, opens and shows this seat's cards with a round key of its own, made for each round and held in this tab's memory only."
+        : "Dealer-blind table: nobody, the operator included, sees a card before its owner.";
+  if (note.textContent !== text) note.textContent = text;
+  note.hidden = !text;
+  note.classList.toggle("blind-lost", lost !== null);
+  note.dataset.lost = lost === null ? "" : String(lost);
 }
 
 // The newest result, drawn again only when there is a new one (so its link takes a click),
