@@ -123,15 +123,19 @@ const enc = (points) => points.map(g.fromPoint);
 /**
  * The proof (JSON form, 15.11.6) that `output` is `input` permuted by psi and re-encrypted
  * with rPrime under X, for the context ctx. `draws` ({r, rHat, omega: [ω1..ω4], omegaHat,
- * omegaPrime}; r by input index j, the others by output index i) is for vectors only.
+ * omegaPrime}; r by input index j, the others by output index i) is for vectors, and for a
+ * step recomputed after its round's reveal. `revealed`: every scalar is public (the service's
+ * step replayed from its revealed seed), so the point arithmetic may be variable time.
  */
-export function prove(ctx, X, input, output, psi, rPrime, draws = freshDraws(input.length)) {
+export function prove(
+  ctx, X, input, output, psi, rPrime, draws = freshDraws(input.length), { revealed = false } = {},
+) {
   const n = input.length;
   checkPermutation(psi, n);
   const key = roundKeyPoint(X);
   const H = generators(n);
   const { r, rHat, omega, omegaHat, omegaPrime } = draws;
-  const mul = g.pointMul;
+  const mul = revealed ? g.pointMulPublic : g.pointMul;
   const G = g.BASE_POINT;
   // 1. Permutation commitment: c_j = r_j·G + H_i, j = ψ(i).
   const c = new Array(n);
@@ -147,7 +151,9 @@ export function prove(ctx, X, input, output, psi, rPrime, draws = freshDraws(inp
   for (let i = 0; i < n; i++) cHat.push((previous = mul(G, rHat[i]).add(mul(previous, uPrime[i]))));
   // 4. Commitments t.
   const out = output.map((e) => ({ a: g.toPoint(e.a), b: g.toPoint(e.b) }));
-  const weighted = (points) => sum(points.map((p, i) => mul(p, omegaPrime[i])));
+  const weighted = revealed
+    ? (points) => g.msm(points, omegaPrime)
+    : (points) => sum(points.map((p, i) => mul(p, omegaPrime[i])));
   const t = {
     t1: mul(G, omega[0]),
     t2: mul(G, omega[1]),

@@ -23,9 +23,8 @@ import { serverRoundKey } from "../../blind/keys.js";
 import { verifyKey, verifyShare } from "../../blind/proofs.js";
 import { decryptWithKeys, proofContext, proofDraws, serverKeyProof, serverShare as blindServerShare } from "../../blind/round.js";
 import { serverWitness } from "../../blind/round.js";
-import { PROOF_MEMBERS, generators, permutationChallenges, proofChallenge, statementDigest } from "../../blind/shuffle.js";
+import { PROOF_MEMBERS, prove } from "../../blind/shuffle.js";
 import { verifyStep as blindVerifyStep } from "../../blind/shuffle.js";
-import { writeScalar } from "../../blind/json.js";
 import { canonicalDeck } from "../../engine/cards.js";
 import {
   IllegalActionError,
@@ -246,62 +245,11 @@ export function revealedStep(shuffleKey, X, where) {
     a: g.fromPoint(g.toPoint(input[j].a).add(g.pointMulPublic(key, rPrime[j]))),
     b: g.fromPoint(g.toPoint(input[j].b).add(g.pointMulPublic(g.BASE_POINT, rPrime[j]))),
   }));
-  const proof = proveRevealed(context, X, input, output, psi, rPrime, proofDraws(drawn, psi));
+  const draws = proofDraws(drawn, psi);
+  const proof = prove(context, X, input, output, psi, rPrime, draws, { revealed: true });
   return { context, input, output, proof };
 }
 
-/** blind/shuffle.js's prove, step for step, in variable time (every scalar public). */
-function proveRevealed(ctx, X, input, output, psi, rPrime, draws) {
-  const n = input.length;
-  const key = g.toPoint(X);
-  const H = generators(n);
-  const { r, rHat, omega, omegaHat, omegaPrime } = draws;
-  const G = g.BASE_POINT;
-  const mul = g.pointMulPublic;
-  const c = new Array(n);
-  psi.forEach((j, i) => (c[j] = mul(G, r[j]).add(H[i + 1])));
-  const cBytes = c.map(g.fromPoint);
-  const y = statementDigest(ctx, X, input, output);
-  const u = permutationChallenges(y, cBytes);
-  const uPrime = psi.map((j) => u[j]);
-  const cHat = [];
-  let previous = H[0];
-  for (let i = 0; i < n; i++) cHat.push((previous = mul(G, rHat[i]).add(mul(previous, uPrime[i]))));
-  const out = output.map((e) => ({ a: g.toPoint(e.a), b: g.toPoint(e.b) }));
-  const weighted = (points) => g.msm(points, omegaPrime);
-  const t = {
-    t1: mul(G, omega[0]),
-    t2: mul(G, omega[1]),
-    t3: mul(G, omega[2]).add(weighted(H.slice(1))),
-    t41: weighted(out.map((e) => e.a)).subtract(mul(key, omega[3])),
-    t42: weighted(out.map((e) => e.b)).subtract(mul(G, omega[3])),
-  };
-  const tHat = cHat.map((_, i) => mul(G, omegaHat[i]).add(mul(i === 0 ? H[0] : cHat[i - 1], omegaPrime[i])));
-  const commitments = { c: cBytes, c_hat: cHat.map(g.fromPoint), t_hat: tHat.map(g.fromPoint) };
-  for (const name of ["t1", "t2", "t3", "t41", "t42"]) commitments[name] = g.fromPoint(t[name]);
-  const challenge = proofChallenge(y, commitments);
-  const v = new Array(n);
-  v[n - 1] = 1n;
-  for (let i = n - 2; i >= 0; i--) v[i] = g.mod(uPrime[i + 1] * v[i + 1]);
-  const dot = (xs, ys) => xs.reduce((acc, x, i) => g.mod(acc + x * (ys ? ys[i] : 1n)), 0n);
-  const respond = (w, secret) => writeScalar(g.mod(w + challenge * secret));
-  return {
-    c: commitments.c.map(bytesToHex),
-    c_hat: commitments.c_hat.map(bytesToHex),
-    t1: bytesToHex(commitments.t1),
-    t2: bytesToHex(commitments.t2),
-    t3: bytesToHex(commitments.t3),
-    t41: bytesToHex(commitments.t41),
-    t42: bytesToHex(commitments.t42),
-    t_hat: commitments.t_hat.map(bytesToHex),
-    s1: respond(omega[0], dot(r)),
-    s2: respond(omega[1], dot(rHat, v)),
-    s3: respond(omega[2], dot(r, u)),
-    s4: respond(omega[3], dot(rPrime, u)),
-    s_hat: rHat.map((rh, i) => respond(omegaHat[i], rh)),
-    s_prime: uPrime.map((up, i) => respond(omegaPrime[i], up)),
-  };
-}
 
 /** A seat's step verifies for its context, the joint key and its input: else
  * ShuffleInvalidError. */
