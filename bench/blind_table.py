@@ -27,7 +27,7 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent)
 from bench.blind import best  # noqa: E402
 from fairdeal import table  # noqa: E402 - after the path is set
 from fairdeal.blind import group as blind_group  # noqa: E402
-from fairdeal.blind import rounds, shuffle  # noqa: E402
+from fairdeal.blind import shuffle  # noqa: E402
 from fairdeal.games.toto21 import cipher, hands  # noqa: E402
 from fairdeal.verifier import load_trust, verify_bundle  # noqa: E402
 from tests import blind_table  # noqa: E402
@@ -141,11 +141,10 @@ def verify_time(bundle: dict[str, Any], pure: bool) -> float:
 
 def _forget() -> None:
     """A cold verifier: the group chosen again, and nothing remembered of the proofs the
-    service checked or drew while the rounds were played (one process plays and verifies)."""
+    service checked while the rounds were played (one process plays and verifies)."""
     cipher.group.cache_clear()
     cipher.server_group.cache_clear()
     shuffle._VERIFIED.clear()
-    rounds._DRAWN.clear()
 
 
 def _no_sodium() -> Any:

@@ -322,7 +322,7 @@ def _check_shape(obj: dict[str, Any]) -> None:
     that fails is raised. Each check runs once those before it passed."""
     version, table, round_id, seq, prev, time, kind, actor, data = map(obj.get, _FIELDS)
     if type(version) is not int or version not in VERSIONS:
-        reason = "version must be 1 or 2"
+        reason = "version must be 1, 2 or 3"
     elif not (isinstance(table, str) and _ID.fullmatch(table)):
         reason = "bad table id"
     elif not (round_id is None or (isinstance(round_id, str) and _ID.fullmatch(round_id))):

@@ -95,7 +95,7 @@ def test_the_hot_constructors_give_what_the_dataclass_constructor_would() -> Non
     data = {"seat": 1}
     draft = Draft("hit", "seat:1", data, "t.1")
     event = Event(1, "t", "t.1", 3, "0" * 64, 5, "hit", "seat:1", data)
-    assert Command.of(event) == Command("hit", "seat:1", 5, data, "t.1")
+    assert Command.of(event) == Command("hit", "seat:1", 5, data, "t.1", table="t")
     run = Run(7, 5, lambda state, draft, time: state + 1)
     run.emit(draft)
     assert run.decision() == Decision([draft], 8)
@@ -167,7 +167,7 @@ _FIELD_VALUES = {
 
 
 _SPEC_5_1 = {  # each field's constraint, as the table of SPEC 5.1 has them, with its reason
-    "version": (lambda v: type(v) is int and v in (1, 2), "version must be 1 or 2"),
+    "version": (lambda v: type(v) is int and v in (1, 2, 3), "version must be 1, 2 or 3"),
     "table": (lambda v: isinstance(v, str) and re.fullmatch(_ID, v), "bad table id"),
     "round": (
         lambda v: v is None or (isinstance(v, str) and re.fullmatch(_ID, v)),

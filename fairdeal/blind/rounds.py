@@ -296,25 +296,6 @@ def server_step(group: Group, shuffle_key: bytes, joint_key: bytes, of: RoundDec
 def _draw_step(
     group: Group, shuffle_key: bytes, joint_key: bytes, of: RoundDeck
 ) -> tuple[ServerStep, tw.Statement[bytes]]:
-    """The step and its statement. Remembered for the last few rounds: a verifier's replay
-    draws again the step its own check of the service's step drew (SPEC 15.13.12), and the
-    service holds the seed these values come from anyway."""
-    key = (type(group).__qualname__, shuffle_key, joint_key, of)
-    drawn = _DRAWN.get(key)
-    if drawn is None:
-        drawn = _DRAWN[key] = _drawn(group, shuffle_key, joint_key, of)
-        while len(_DRAWN) > _DRAWN_KEPT:
-            del _DRAWN[next(iter(_DRAWN))]
-    return drawn
-
-
-_DRAWN: dict[tuple[str, bytes, bytes, RoundDeck], tuple[ServerStep, tw.Statement[bytes]]] = {}
-_DRAWN_KEPT = 4
-
-
-def _drawn(
-    group: Group, shuffle_key: bytes, joint_key: bytes, of: RoundDeck
-) -> tuple[ServerStep, tw.Statement[bytes]]:
     inputs = tuple((c.a, c.b) for c in elgamal.public_deck(group, of.game, of.decks))
     key = step_key(group, shuffle_key, joint_key, of)
     witness = server_witness(key, len(inputs))

@@ -15,6 +15,7 @@ from typing import Any
 
 import jsonschema_rs
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tests.api.bots import error_of, kvitlach_table, send, start_kvitlach_round, toto21_table
 from tests.api.conftest import Server, serving
@@ -96,28 +97,51 @@ def _from_above_to(url: str) -> dict[str, Any]:
     return {"method": "GET", "path": "/v1/log/consistency?from=2&to=1"}
 
 
-BROKEN: dict[str, Callable[[str], dict[str, Any]]] = {
-    "POST /v1/tables": _max_bet_over_the_funding,
-    "POST /v1/tables/{table_id}/seats": _a_join_of_another_game,
-    "POST /v1/rounds/{round_id}/seeds": _a_seed_that_does_not_open_its_commitment,
-    "POST /v1/rounds/{round_id}/actions": _a_bet_over_the_tables_max_bet,
-    "GET /v1/log/consistency": _from_above_to,
+BLIND = {"dealing": "blind", "seed_time_ms": 10_000}
+
+
+def _a_keyless_blind_table(url: str) -> dict[str, Any]:
+    return {"method": "POST", "path": "/v1/tables", "body": {"game": "toto21", "options": BLIND}}
+
+
+def _a_keyless_join_of_a_blind_table(url: str) -> dict[str, Any]:
+    key = Ed25519PrivateKey.generate().public_key().public_bytes_raw().hex()
+    body = {"game": "toto21", "options": BLIND, "key": key}
+    created = send(url, {"method": "POST", "path": "/v1/tables", "body": body})
+    assert created.status == 201, created.text
+    path = f"/v1/tables/{created.json['table_id']}/seats"
+    return {"method": "POST", "path": path, "body": {"join": {}}}
+
+
+# Each unstated rule (an operation, the code it is refused with) and a request that breaks it
+BROKEN: dict[tuple[str, str], Callable[[str], dict[str, Any]]] = {
+    ("POST /v1/tables", "invalid_options"): _max_bet_over_the_funding,
+    ("POST /v1/tables", "key_required"): _a_keyless_blind_table,
+    ("POST /v1/tables/{table_id}/seats", "over_limit"): _a_join_of_another_game,
+    ("POST /v1/tables/{table_id}/seats", "key_required"): _a_keyless_join_of_a_blind_table,
+    ("POST /v1/rounds/{round_id}/seeds", "commitment_mismatch"): (
+        _a_seed_that_does_not_open_its_commitment
+    ),
+    ("POST /v1/rounds/{round_id}/actions", "over_limit"): _a_bet_over_the_tables_max_bet,
+    ("GET /v1/log/consistency", "invalid_input"): _from_above_to,
 }
+RULES = {(label, u.code): u.rule for label, rules in UNSTATED.items() for u in rules}
 
 
 def test_every_unstated_rule_has_a_case_here() -> None:
-    assert set(BROKEN) == set(UNSTATED)
+    assert set(BROKEN) == set(RULES)
 
 
-@pytest.mark.parametrize("label", list(BROKEN), ids=[UNSTATED[label].rule for label in BROKEN])
+@pytest.mark.parametrize("case", list(BROKEN), ids=[RULES[case] for case in BROKEN])
 def test_each_unstated_rule_is_one_a_request_the_document_allows_breaks(
-    service: Server, document: dict[str, Any], label: str
+    service: Server, document: dict[str, Any], case: tuple[str, str]
 ) -> None:
-    request = BROKEN[label](service.url)
+    label, code = case
+    request = BROKEN[case](service.url)
     _assert_allowed(document, label, request)
     reply = send(service.url, request)
     assert reply.status == 422, reply.text
-    assert error_of(reply)["code"] == UNSTATED[label].code
+    assert error_of(reply)["code"] == code
 
 
 def _assert_allowed(document: dict[str, Any], label: str, request: dict[str, Any]) -> None:

@@ -31,7 +31,7 @@ function checkShape(e) {
   const seq = e.seq;
   let reason = null;
   // events.py's VERSIONS: 3 is the dealer-blind protocol (SPEC 15.13); its reason is events.py's
-  if (!isInt(e.version) || !VERSIONS.includes(e.version)) reason = "version must be 1 or 2";
+  if (!isInt(e.version) || !VERSIONS.includes(e.version)) reason = "version must be 1, 2 or 3";
   else if (typeof e.table !== "string" || !ID.test(e.table)) reason = "bad table id";
   else if (!(e.round === null || (typeof e.round === "string" && ID.test(e.round)))) reason = "bad round id";
   else if (!isInt(seq) || seq < 0) reason = "seq must be a non-negative integer";
