@@ -195,8 +195,11 @@ class SeedSchema(StrictSchema):
 
 # OpenAPI 3.0 states "exactly one of" as a oneOf of the two ``required`` lists.
 SEED_ONE_OF: list[dict[str, Any]] = [
-    {"required": ["seed"], "not": {"required": ["round_key"]}},
-    {"required": ["commitment"]},
+    {
+        "required": ["seed"],
+        "not": {"anyOf": [{"required": ["commitment"]}, {"required": ["round_key"]}]},
+    },
+    {"required": ["commitment"], "not": {"required": ["seed"]}},
 ]
 
 
