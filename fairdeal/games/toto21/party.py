@@ -190,7 +190,7 @@ class Party:
         if hand is None:
             return {}
         mine = [c.position for c in hand.held if c.seat == self.seat and c.face == DOWN]
-        needed = 1 + len(_round(state).seats) - 1
+        needed = len(_round(state).seats)  # the service's share and every other seat's
         return {p: self.open(state, p) for p in mine if len(crypto.shares.get(p, {})) >= needed}
 
     def reveal(self, state: State, events: Sequence[Logged]) -> dict[str, Any]:
