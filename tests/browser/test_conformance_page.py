@@ -130,3 +130,35 @@ def test_every_case_of_the_suite_gives_the_manifests_verdict_and_codes_in_chromi
     got = browser.execute_async_script(script, list(CASES.values()), files)
     expected = {i: [c["verdict"], sorted(c["codes"])] for i, c in CASES.items()}
     assert got == expected
+
+
+def test_a_dealer_blind_round_is_told_with_how_its_cards_were_opened(
+    browser: Any, live_server: Server, tmp_path: Path
+) -> None:
+    """A version-3 round has no deck to derive from seeds: the page says its cards were opened
+    from the logged shares and revealed keys, and tells each event's cryptographic members
+    in words, as fairdeal-verify --explain does."""
+    text = (SUITE / CASES["v3-toto21-valid"]["input"]).read_text()
+    assert _verify(browser, live_server, text, OPERATOR) == "valid"
+    opened = browser.find_element("id", "cards-opened")
+    assert opened.is_displayed()
+    assert "this page opened each card below from the logged decryption shares" in opened.text
+    assert browser.find_elements("css selector", "#cards figure.dealt svg")  # the cards shown
+    happened = [e.text for e in browser.find_elements("css selector", "#happened li")]
+    shuffled = [line for line in happened if " deck_shuffled by " in line]
+    assert shuffled, happened
+    assert all(line.endswith("; a deck of ciphertexts with its shuffle proof") for line in shuffled)
+    assert any("; the seat's round key revealed" in line for line in happened), happened
+    assert "dealer-blind" in browser.find_element("id", "story-head").text
+    browser.execute_script("document.getElementById('who-won').scrollIntoView()")
+    screenshot(browser, tmp_path, "blind-round-story")
+    assert_clean_console(browser)
+    # a forged one is not told as opened and checked
+    text = (SUITE / CASES["v3-toto21-stacked-card"]["input"]).read_text()
+    assert _verify(browser, live_server, text, OPERATOR) == "invalid"
+    said = browser.find_element("id", "cards-opened").text
+    assert "the findings above say what failed" in said, said
+    # a version-2 round says nothing of the kind
+    text = (SUITE / CASES["v2-toto21-seq0"]["input"]).read_text()
+    assert _verify(browser, live_server, text, OPERATOR) == "valid"
+    assert not browser.find_element("id", "cards-opened").is_displayed()

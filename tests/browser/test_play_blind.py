@@ -35,6 +35,10 @@ from selenium.webdriver.support.ui import Select
 # A round's cryptography runs in the pages (a shuffle step and its proof take seconds): a
 # condition may take this long to come true between two moves.
 CRYPTO_WAIT_S = 90
+WORKER_LOADED = (
+    "return performance.getEntriesByType('resource')"
+    ".some((e) => e.name.endsWith('/play-step-worker.js'));"
+)
 WAITING = ("Shuffling", "Waiting for the other seat", "Opening the cards", "Showdown")
 
 
@@ -174,6 +178,10 @@ def test_a_blind_match_played_to_its_end_by_two_browsers(
         assert f"{score[winner]} / 2" in points, points
         _no_failure(driver)
         assert_clean_console(driver)
+        note = driver.find_element(By.ID, "blind-note").text  # no longer "this browser shuffles"
+        assert note.endswith("nobody, the operator included, sees a card before its owner."), note
+        # each page made its steps in a worker (its thread checked the chain meanwhile)
+        assert driver.execute_script(WORKER_LOADED), "a step was made on the page's thread"
         screenshot(driver, tmp_path, f"blind-end-{'ab'[seat]}")
     _verify(live_server, _revealed_rounds(live_server, table_id))
     assert _get(live_server, f"/v1/tables/{table_id}")["view"]["options"]["dealing"] == "blind"

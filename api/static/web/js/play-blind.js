@@ -13,7 +13,7 @@ import { FairdealError } from "/static/web/js/fairdeal/engine/errors.js";
 import { registry } from "/static/web/js/fairdeal/engine/registry.js";
 import { BLIND, commandData } from "/static/web/js/fairdeal/engine/statements.js";
 import { started } from "/static/web/js/fairdeal/engine/table.js";
-import { Party, PartyRefusedError } from "/static/web/js/fairdeal/games/toto21/party.js";
+import { Party, PartyRefusedError, makeStep } from "/static/web/js/fairdeal/games/toto21/party.js";
 import { totoTotal } from "/static/web/js/fairdeal/index.js";
 import { CheckFailure } from "./play-chain.js";
 
@@ -120,15 +120,24 @@ export class BlindTable {
       if (this.party?.round_id !== round.round_id) break; // a reload lost this round's key
       if (sent.length === MAX_ANSWERS) throw new CheckFailure("party.refused", null, `the log still asks this seat for ${kind}`);
       await before(kind);
-      const data = this.refusing(() => this.made(kind));
+      const data = kind === "deck_shuffled" ? await this.stepped() : this.refusing(() => this.made(kind));
       await send(kind, data, round.round_id);
       sent.push(kind);
     }
     return sent;
   }
 
+  /** This seat's shuffle step: made apart (stepApart) while this thread checks every key and
+   * step the log holds; given only once both are done, the check passed. */
+  async stepped() {
+    const task = this.refusing(() => this.party.stepTask(this.state));
+    const making = stepApart(task);
+    making.catch(() => {}); // abandoned if the check below refuses
+    this.refusing(() => this.party.checkChain(this.state, this.roundEvents));
+    return await making;
+  }
+
   made(kind) {
-    if (kind === "deck_shuffled") return this.party.step(this.state, this.roundEvents);
     if (kind === "decryption_shares") return this.party.shares(this.state);
     return this.party.reveal(this.state, this.roundEvents);
   }
@@ -157,6 +166,20 @@ export class BlindTable {
     }
     return this.opened.cards;
   }
+}
+
+let stepWorker = null;
+
+/** A step made in a worker where the platform has them (the page stays responsive, and the
+ * proof is made while the chain is checked), else here. */
+function stepApart(task) {
+  if (typeof Worker === "undefined") return Promise.resolve().then(() => makeStep(task));
+  stepWorker ??= new Worker(new URL("./play-step-worker.js", import.meta.url), { type: "module" });
+  return new Promise((resolve, reject) => {
+    stepWorker.onmessage = ({ data }) => (data.error === undefined ? resolve(data.made) : reject(new Error(data.error)));
+    stepWorker.onerror = (e) => reject(new Error(`the shuffle worker failed: ${e.message}`));
+    stepWorker.postMessage(task);
+  });
 }
 
 /** The seat's view with its own face-down cards put in, as its party opened them (``cards``:

@@ -11,7 +11,8 @@ import { Seat } from "./play-seat.js";
 import { ANSWERING, BlindTable, blindStatus, lostText, playerMoves, withOwnCards } from "./play-blind.js";
 
 const POLL_MS = 1000;
-// While a dealer-blind round waits on the seats' cryptography: each answer is asked in turn.
+// While a dealer-blind match is in play: a round's seats answer its requests in turn (commit,
+// reveal, each shuffle step, the shares), each as soon as its page sees it asked.
 const BLIND_POLL_MS = 300;
 // What this tab remembers across a reload: the table and seat number it held (public facts),
 // so that a reload whose seat this browser did not keep can say the seat is lost. The key
@@ -186,9 +187,8 @@ function showTable(who) {
 
 function schedule() {
   clearTimeout(state.timer);
-  const round = state.reply?.view?.round;
-  const waiting = Boolean(state.chain?.blind?.blind && round && !round.revealed && (!round.sealed || round.request));
-  if (!state.failed) state.timer = setTimeout(() => serially(refresh).catch(fail).finally(schedule), waiting ? BLIND_POLL_MS : POLL_MS);
+  const quick = Boolean(state.chain?.blind?.blind) && state.reply?.view?.phase === "playing";
+  if (!state.failed) state.timer = setTimeout(() => serially(refresh).catch(fail).finally(schedule), quick ? BLIND_POLL_MS : POLL_MS);
 }
 
 // One look at the table: the view, the chain caught up on and checked, the seat's hidden
@@ -331,8 +331,8 @@ function draw(reply) {
   drawTimers();
 }
 
-// At a dealer-blind table: what this browser does for its seat, and a round it cannot take
-// part in (its key lost with a reload), said plainly.
+// At a dealer-blind table: what this browser does for its seat while the match plays, and a
+// round it cannot take part in (its key lost with a reload), said plainly.
 function drawBlindNote(reply) {
   const blind = state.chain.blind;
   const note = $("blind-note");
@@ -341,7 +341,7 @@ function drawBlindNote(reply) {
     ? ""
     : lost !== null
       ? lostText(lost)
-      : state.seat
+      : state.seat && reply.view.phase === "playing"
         ? "Dealer-blind table: nobody, the operator included, sees a card before its owner. This browser shuffles, opens and shows this seat's cards with a round key of its own, made for each round and held in this tab's memory only."
         : "Dealer-blind table: nobody, the operator included, sees a card before its owner.";
   if (note.textContent !== text) note.textContent = text;

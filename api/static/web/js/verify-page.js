@@ -215,6 +215,10 @@ function summaryOf(result) {
 
 const where = (f) => [f.table, f.round, f.seq === null || f.seq === undefined ? null : `seq ${f.seq}`].filter(Boolean).join(" · ");
 
+const OPENED_BLIND =
+  "A dealer-blind round has no deck to derive from seeds: this page opened each card below from the logged decryption shares and the revealed round keys (SPEC 15.12.4), each share's proof checked.";
+const OPENED_UNPROVEN = "A dealer-blind round: the cards below are what the logged shares and keys open to, where they open at all; the findings above say what failed.";
+
 function renderStory(story, proven, witnessed) {
   $("story").hidden = !story;
   if (!story) return;
@@ -232,6 +236,9 @@ function renderStory(story, proven, witnessed) {
     ? story.logged
     : "Its times are the operator's own claims: no witness's key was given (under Advanced) to vouch for when it was logged.";
   renderHands(story);
+  // A dealer-blind round's cards come from no seed: say how the verifier opened them.
+  $("cards-opened").hidden = !story.checkByHand;
+  $("cards-opened").textContent = !story.checkByHand ? "" : proven ? OPENED_BLIND : OPENED_UNPROVEN;
   $("cards").replaceChildren(
     ...story.cards.map((c) => {
       const face = isCardCode(c.card) ? cardSvg(c.card) : el("span", { class: "code" }, String(c.card));
@@ -251,7 +258,9 @@ function renderStory(story, proven, witnessed) {
     ),
   );
   $("happened").replaceChildren(
-    ...story.happened.map((e) => el("li", {}, el("span", { class: "seq" }, `seq ${e.seq}`), ` ${e.iso} `, el("strong", {}, e.type), ` by ${e.actor}`)),
+    ...story.happened.map((e) =>
+      el("li", {}, el("span", { class: "seq" }, `seq ${e.seq}`), ` ${e.iso} `, el("strong", {}, e.type), ` by ${e.actor}`, ...e.says.map((said) => `; ${said}`)),
+    ),
   );
 }
 

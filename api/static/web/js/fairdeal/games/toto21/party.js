@@ -86,19 +86,26 @@ export class Party {
    * output i is input psi[i], r' by input) is drawn fresh unless given: a test that arranges
    * the deck gives it. */
   step(state, events, witness = null) {
+    const task = this.stepTask(state);
+    this.checkChain(state, events);
+    return makeStep(task, witness);
+  }
+
+  /** What this seat's step shuffles, once a shuffle_due asks this seat for it: the last deck,
+   * the joint key and the proof's context. Nothing secret (a step needs no round key), so a
+   * step may be made apart (the play page's worker) while the chain is checked. */
+  stepTask(state) {
     const crypto = cryptoOf(state);
     const current = roundOf(state);
     const request = crypto.request;
     if (request === null || request.kind !== SHUFFLE_DUE || request.seats.length !== 1 || request.seats[0] !== this.seat) {
       throw new PartyRefusedError("no shuffle_due asks this seat for its step");
     }
-    this.checkChain(state, events);
-    const step = crypto.decks.length;
-    const key = cipher.jointKey(crypto, current.seats);
-    const inputs = cipher.deckOfCrypto(crypto).map((entry) => cipher.readCiphertext(entry));
-    const made = shuffle(inputs, key, witness ?? {});
-    const proof = prove(this.#context("shuffle", step), key, inputs, made.output, made.psi, made.rPrime);
-    return { deck: made.output.map((c) => ({ a: bytesToHex(c.a), b: bytesToHex(c.b) })), proof };
+    return {
+      inputs: cipher.deckOfCrypto(crypto).map((entry) => cipher.readCiphertext(entry)),
+      key: cipher.jointKey(crypto, current.seats),
+      context: this.#context("shuffle", crypto.decks.length),
+    };
   }
 
   /** Every round key's proof and every step's proof, as logged (15.13.3.3, 15.13.5.3). */
@@ -231,6 +238,14 @@ export class Party {
       throw e;
     }
   }
+}
+
+/** A step of `task` (Party.stepTask's), deck_shuffled's data: the deck shuffled and
+ * re-encrypted, with its proof. */
+export function makeStep({ inputs, key, context }, witness = null) {
+  const made = shuffle(inputs, key, witness ?? {});
+  const proof = prove(context, key, inputs, made.output, made.psi, made.rPrime);
+  return { deck: made.output.map((c) => ({ a: bytesToHex(c.a), b: bytesToHex(c.b) })), proof };
 }
 
 function cryptoOf(state) {
