@@ -13,8 +13,6 @@ that cannot be read, a revealed key that is not its seat's) is left out: one fin
 problem, as everywhere in the verifier.
 """
 
-import hashlib
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +24,6 @@ from fairdeal.blind.elgamal import Ciphertext, Share
 from fairdeal.blind.group import (
     BlindError,
     Group,
-    length_prefixed,
     read_element,
     read_scalar_hex,
     ristretto255,
@@ -188,11 +185,10 @@ class BlindChecks:
             self._find("blind.key", event, f"{who}'s round key is {', '.join(others)}'s too")
             return key
         context = self._context(current.id, who, "round-key", 0)
-        problem = _check(
-            _memo_key(b"knowledge", context, key, _canonical(proof_json)),
+        problem = _problem(
             lambda: verify_knowledge(
                 self.group, key, context=context, proof=Proof.from_json(proof_json)
-            ),
+            )
         )
         if problem is not None:
             self._find("blind.key", event, f"{who}'s proof of knowledge: {problem}")
@@ -277,10 +273,8 @@ class BlindChecks:
         """SPEC 15.11.7 for one step: None, or the failing step's reason (for step 5, the
         first equation that fails)."""
         group = self.group
-        memo = _memo_key(b"shuffle", context, joint, _canonical([inputs, outputs, proof]))
-        return _check(
-            memo,
-            lambda: tw.verify_step(group, joint.hex(), inputs, outputs, proof, context=context),
+        return _problem(
+            lambda: tw.verify_step(group, joint.hex(), inputs, outputs, proof, context=context)
         )
 
     def _server_step(self, current: BlindRound, event: Event, joint: bytes) -> None:
@@ -367,12 +361,8 @@ class BlindChecks:
         except BlindError as e:
             self._find("blind.share", event, f"{who}'s share of position {position}: {e}")
             return
-        memo = _memo_key(
-            b"share", context, key, dealt.ciphertext.b, share.share, _canonical(value["proof"])
-        )
-        problem = _check(
-            memo,
-            lambda: elgamal.verify_share(self.group, key, dealt.ciphertext, share, context=context),
+        problem = _problem(
+            lambda: elgamal.verify_share(self.group, key, dealt.ciphertext, share, context=context)
         )
         if problem is not None:
             self._find("blind.share", event, f"{who}'s share of position {position}: {problem}")
@@ -471,45 +461,13 @@ class BlindChecks:
         return cards.canonical_deck(str(self.game), _decks(self.decks))[index]
 
 
-class ProofChecks:
-    """Proof checks remembered by the exact bytes they read (SPEC 15.13.12, non-normative):
-    a round read again (a bundle checked twice, an export that repeats a round) does not
-    check its proofs again. Only the results count, whichever backend computed them."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self._size = size
-        self._results: dict[bytes, str | None] = {}
-
-    def check(self, memo: bytes, verify: Callable[[], None]) -> str | None:
-        """None if ``verify`` returns, else why it raised; remembered under ``memo``."""
-        if memo in self._results:
-            return self._results[memo]
-        try:
-            verify()
-            result = None
-        except (BlindError, ValueError) as e:
-            result = str(e) or type(e).__name__
-        if len(self._results) >= self._size:
-            self._results.clear()
-        self._results[memo] = result
-        return result
-
-    def clear(self) -> None:
-        self._results.clear()
-
-
-PROOF_CHECKS = ProofChecks()
-_check = PROOF_CHECKS.check
-
-
-def _memo_key(kind: bytes, *parts: bytes) -> bytes:
-    """The digest of a check's kind and every byte it reads, each length-prefixed."""
-    return hashlib.sha256(kind + b"".join(map(length_prefixed, parts))).digest()
-
-
-def _canonical(value: Any) -> bytes:
-    """A JSON value's bytes for the memo (sorted members: the logged data are canonical)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
+def _problem(verify: Callable[[], None]) -> str | None:
+    """None if ``verify`` returns, else why it raised."""
+    try:
+        verify()
+    except (BlindError, ValueError) as e:
+        return str(e) or type(e).__name__
+    return None
 
 
 def _decks(value: Any) -> int:

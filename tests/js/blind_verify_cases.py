@@ -19,7 +19,6 @@ from typing import Any
 from fairdeal.blind import shuffle as tw
 from fairdeal.blind.group import ORDER, Group, random_scalar
 from fairdeal.protocol import SERVER
-from fairdeal.verifier import blind
 from tests.blind.backends import SODIUM
 from tests.verifier import blind_round as br
 from tests.verifier.blind_round import BlindRound, Deck
@@ -237,7 +236,6 @@ BUILT: dict[str, dict[str, Any]] = {
 
 def _case(built: BlindRound, pool: dict[str, int]) -> dict[str, Any]:
     events = br.events(built)
-    blind.PROOF_CHECKS.clear()
     findings = br.check(built)
     refs = []
     for event in events:

@@ -17,9 +17,7 @@
 // (the service's x_0 and shuffle key from its revealed seed, the seats' revealed keys); the
 // service's x_0 and its step's draws still go through the group's constant-time paths.
 
-import { bytesToHex, concatBytes, hexToBytes, u64be, utf8 } from "./bytes.js";
-import { canonical } from "./canonical.js";
-import { sha256 } from "./crypto.js";
+import { bytesToHex, hexToBytes } from "./bytes.js";
 import { canonicalDeck as deckOf } from "./engine/cards.js";
 import { pyEqual, repr, sameKeys } from "./engine/pytypes.js";
 import { cardIndex, cardPoints, decrypt } from "./blind/elgamal.js";
@@ -233,9 +231,7 @@ export class BlindChecks {
       return key;
     }
     const context = this.context(current.id, who, "round-key", 0);
-    const problem = check(memoKey("knowledge", context, key, canonicalBytes(proofJson)), () =>
-      verifyKey(key, context, readProof(proofJson)),
-    );
+    const problem = problemOf(() => verifyKey(key, context, readProof(proofJson)));
     if (problem !== null) this.find("blind.key", event, `${who}'s proof of knowledge: ${problem}`);
     return key;
   }
@@ -276,7 +272,7 @@ export class BlindChecks {
     if (joint === null) return; // a key is missing: blind.key
     const who = current.parties[k];
     const context = this.context(current.id, who, "shuffle", k);
-    const found = verifyStepOnce(joint, inputs, outputs, event.data.proof, context);
+    const found = verifyStepOf(joint, inputs, outputs, event.data.proof, context);
     if (found !== null) this.find("blind.shuffle", event, `step ${k} by ${who}: ${found}`);
     if (k === SERVER_STEP && current.shuffleKey !== null) this.serverStep(current, event, joint);
   }
@@ -312,12 +308,7 @@ export class BlindChecks {
    * the step key. Its proof is the replay's to recompute (steps 10 and 11). */
   serverStep(current, event, joint) {
     const where = { table: this.table, round: current.id, game: String(this.game), decks: decksOf(this.decks) };
-    const memo = memoKey("step", current.shuffleKey, joint, utf8(canonical(where)));
-    if (!DRAWN.has(memo)) {
-      if (DRAWN.size >= MEMO_SIZE) DRAWN.clear();
-      DRAWN.set(memo, drawnDeck(current.shuffleKey, joint, where));
-    }
-    if (!pyEqual(event.data.deck, DRAWN.get(memo))) {
+    if (!pyEqual(event.data.deck, drawnDeck(current.shuffleKey, joint, where))) {
       this.find("blind.server_step", event, "the service's deck is not the one its shuffle key gives");
     }
   }
@@ -389,8 +380,7 @@ export class BlindChecks {
       if (!(e instanceof BlindError)) throw e;
       return this.find("blind.share", event, `${who}'s share of position ${position}: ${e.message}`);
     }
-    const memo = memoKey("share", context, key, dealt.ciphertext.b, read.share, canonicalBytes(value.proof));
-    const problem = check(memo, () => verifyShare(key, dealt.ciphertext.b, read.share, context, read.proof));
+    const problem = problemOf(() => verifyShare(key, dealt.ciphertext.b, read.share, context, read.proof));
     if (problem !== null) {
       return this.find("blind.share", event, `${who}'s share of position ${position}: ${problem}`);
     }
@@ -533,50 +523,17 @@ function readDeck(value) {
 }
 
 /** SPEC 15.11.7 for one step: null, or the failing step's reason. */
-function verifyStepOnce(joint, inputs, outputs, proof, context) {
-  const memo = memoKey("shuffle", context, joint, canonicalBytes([inputs, outputs, proof]));
-  return check(memo, () => verifyStep(context, bytesToHex(joint), inputs, outputs, proof));
+function verifyStepOf(joint, inputs, outputs, proof, context) {
+  return problemOf(() => verifyStep(context, bytesToHex(joint), inputs, outputs, proof));
 }
 
-// Proof checks remembered by the exact bytes they read (SPEC 15.13.12, non-normative; as
-// verifier/blind.py's ProofChecks): a round read again (a bundle checked twice, an export that
-// repeats a round) does not check its proofs again. Only the results count.
-const MEMO_SIZE = 4096;
-const results = new Map();
-const DRAWN = new Map(); // the service's steps drawn, by shuffle key, joint key and deck
-
 /** null if ``verify`` returns, else why it threw (a BlindError, or RangeError: refused data). */
-function check(memo, verify) {
-  if (results.has(memo)) return results.get(memo);
-  let result = null;
+function problemOf(verify) {
   try {
     verify();
   } catch (e) {
     if (!(e instanceof BlindError || e instanceof RangeError)) throw e;
-    result = e.message || e.name;
+    return e.message || e.name;
   }
-  if (results.size >= MEMO_SIZE) results.clear();
-  results.set(memo, result);
-  return result;
-}
-
-/** Forget every remembered check (tests). */
-export function clearProofChecks() {
-  results.clear();
-  DRAWN.clear();
-}
-
-/** The digest of a check's kind and every byte it reads, each length-prefixed. */
-function memoKey(kind, ...parts) {
-  const bytes = concatBytes(utf8(kind), ...parts.flatMap((p) => [u64be(p.length), p]));
-  return bytesToHex(sha256(bytes));
-}
-
-/** A JSON value's bytes for the memo (the logged data are canonical); undefined as null. */
-function canonicalBytes(value) {
-  try {
-    return utf8(canonical(value ?? null));
-  } catch {
-    return utf8(String(JSON.stringify(value ?? null)));
-  }
+  return null;
 }
