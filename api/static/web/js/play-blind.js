@@ -169,16 +169,23 @@ export class BlindTable {
 }
 
 let stepWorker = null;
+let stepsAsked = 0;
 
 /** A step made in a worker where the platform has them (the page stays responsive, and the
- * proof is made while the chain is checked), else here. */
+ * proof is made while the chain is checked), else here. Each answer names its task, so that
+ * one abandoned (its check refused) never answers a later one. */
 function stepApart(task) {
   if (typeof Worker === "undefined") return Promise.resolve().then(() => makeStep(task));
   stepWorker ??= new Worker(new URL("./play-step-worker.js", import.meta.url), { type: "module" });
+  const id = ++stepsAsked;
   return new Promise((resolve, reject) => {
-    stepWorker.onmessage = ({ data }) => (data.error === undefined ? resolve(data.made) : reject(new Error(data.error)));
+    stepWorker.onmessage = ({ data }) => {
+      if (data.id !== id) return;
+      if (data.error === undefined) resolve(data.made);
+      else reject(new Error(data.error));
+    };
     stepWorker.onerror = (e) => reject(new Error(`the shuffle worker failed: ${e.message}`));
-    stepWorker.postMessage(task);
+    stepWorker.postMessage({ id, task });
   });
 }
 

@@ -4,10 +4,10 @@
 
 import { makeStep } from "/static/web/js/fairdeal/games/toto21/party.js";
 
-self.onmessage = ({ data }) => {
+self.onmessage = ({ data: { id, task } }) => {
   try {
-    self.postMessage({ made: makeStep(data) });
+    self.postMessage({ id, made: makeStep(task) });
   } catch (e) {
-    self.postMessage({ error: String(e?.message ?? e) });
+    self.postMessage({ id, error: String(e?.message ?? e) });
   }
 };
