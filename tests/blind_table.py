@@ -163,7 +163,7 @@ class BlindTable:
         if request.kind == SHUFFLE_DUE:
             self.send(seat, DECK_SHUFFLED, party.step(self.state, self.round_events()))
         elif request.kind == SHARES_DUE:
-            self.send(seat, DECRYPTION_SHARES, party.shares(self.state))
+            self.send(seat, DECRYPTION_SHARES, party.shares(self.state, self.round_events()))
         else:
             assert request.kind == KEYS_DUE
             self.send(seat, ROUND_KEY, party.reveal(self.state, self.round_events()))
@@ -196,7 +196,7 @@ class BlindTable:
         """The cards ``seat`` can see: its own face-down ones, opened, and the up-card."""
         hand = self.state.hand
         assert hand is not None
-        own = self.parties[seat].own_cards(self.state)
+        own = self.parties[seat].own_cards(self.state, self.round_events())
         cards = []
         for held in hand.held:
             if held.position in own:

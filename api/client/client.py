@@ -482,7 +482,8 @@ class SeatClient:
         current = state.round
         if current is None or state.hand is None or current.round_id not in self.parties:
             return {}
-        opened: dict[int, str] = self.parties[current.round_id].own_cards(state)
+        events = self.client.log(self.table_id).round_events
+        opened: dict[int, str] = self.parties[current.round_id].own_cards(state, events)
         return opened
 
     def _owed(self) -> str | None:
@@ -505,7 +506,7 @@ class SeatClient:
         elif kind == DECK_SHUFFLED:
             self.act(round_id, kind, **self.party(round_id).step(state, log.round_events))
         elif kind == DECRYPTION_SHARES:
-            self.act(round_id, kind, **self.party(round_id).shares(state))
+            self.act(round_id, kind, **self.party(round_id).shares(state, log.round_events))
         else:
             self.act(round_id, kind, **self.party(round_id).reveal(state, log.round_events))
 

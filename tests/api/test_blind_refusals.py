@@ -120,7 +120,9 @@ def test_a_wrong_share_is_refused_and_nothing_is_logged(server: Server) -> None:
     round_id = to_shuffle(match)
     shuffle_both(match)
     seat, state = asked(match, SHARES_DUE)
-    honest = seat.party(round_id).shares(state)["shares"]
+    honest = seat.party(round_id).shares(state, seat.client.log(seat.table_id).round_events)[
+        "shares"
+    ]
     assert len(honest) >= 2
     wrong = [{**honest[0], "share": honest[1]["share"]}, *honest[1:]]
     before = head(match)
@@ -209,7 +211,11 @@ def test_a_withheld_share_loses_the_round_at_its_deadline(server: Server) -> Non
     round_id = to_shuffle(match)
     shuffle_both(match)
     seat, state = asked(match, SHARES_DUE)
-    seat.act(round_id, DECRYPTION_SHARES, **seat.party(round_id).shares(state))
+    seat.act(
+        round_id,
+        DECRYPTION_SHARES,
+        **seat.party(round_id).shares(state, seat.client.log(seat.table_id).round_events),
+    )
     withholder, _ = asked(match, SHARES_DUE)
     server.clock.advance(SEED_TIME)
     assert server.service.sweep() == 1

@@ -271,7 +271,7 @@ def test_a_bad_share_or_a_share_not_asked_is_refused() -> None:
     t = BlindTable("blind-b")
     _to_the_deal(t)
     seat = t.state.crypto.request.seats[0]
-    honest = t.parties[seat].shares(t.state)
+    honest = t.parties[seat].shares(t.state, t.round_events())
     wrong = [dict(entry) for entry in honest["shares"]]
     wrong[0]["share"] = wrong[1]["share"]
     with pytest.raises(ShareInvalidError):
@@ -295,7 +295,7 @@ def test_a_party_refuses_to_share_its_own_card_whatever_the_log_asks() -> None:
     request = Request(SHARES_DUE, 0, (hand.player,), {hand.player: (own,)})
     asked = replace(state, crypto=replace(state.crypto, request=request))
     with pytest.raises(PartyRefusedError, match=f"position {own}"):
-        t.parties[hand.player].shares(asked)
+        t.parties[hand.player].shares(asked, t.round_events())
     with pytest.raises(PartyRefusedError, match="keys_due"):
         t.parties[hand.player].reveal(state, t.round_events())
 

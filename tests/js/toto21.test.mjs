@@ -105,9 +105,9 @@ function parties(state, events, table, expected) {
   for (const seat of [0, 1]) {
     const fresh = new Party(seat, table, state.round.round_id);
     const calls = {
-      shares: () => fresh.shares(state),
+      shares: () => fresh.shares(state, events),
       reveal: () => fresh.reveal(state, events),
-      own_cards: () => fresh.ownCards(state),
+      own_cards: () => fresh.ownCards(state, events),
       step: () => fresh.step(state, events),
     };
     for (const [name, call] of Object.entries(calls)) {

@@ -17,6 +17,7 @@ in turn. Written to a temporary file by toto21_test.py.
 tests.js.toto21_chains`` rewrites it; toto21_test.py checks it is what the rules give).
 """
 
+import copy
 import hashlib
 import json
 from bisect import bisect_right
@@ -616,6 +617,14 @@ BLIND_TAMPERED = (
 )
 
 
+def _as_then(party: Party) -> Party:
+    """``party`` as it stood before its key was revealed: the table is played to its end
+    before its states are probed, and a party that revealed its key answers nothing more."""
+    then = copy.copy(party)
+    then._revealed = False
+    return then
+
+
 class _BlindProbes:
     """The forged commands a dealer-blind table adds at each state: its requests answered
     honestly (by the round's party), out of turn and with each kind of wrong answer, the
@@ -666,7 +675,7 @@ class _BlindProbes:
         yield from self._opening(state, time)
         if current is None or round_id not in self.parties or not state.in_round():
             return
-        parties = self.parties[round_id]
+        parties = {seat: _as_then(party) for seat, party in self.parties[round_id].items()}
         crypto = state.crypto
         if not current.sealed:
             yield from self._keys(state, time, parties)
@@ -748,7 +757,7 @@ class _BlindProbes:
             ]
             name = DECK_SHUFFLED
         elif kind == SHARES_DUE:
-            answer = party.shares(state)
+            answer = party.shares(state, events)
             entries = answer["shares"]
             first = entries[0]
             swapped = {
@@ -798,9 +807,9 @@ class _BlindProbes:
         for seat in (0, 1):
             fresh = Party(seat, self.table_id, current.round_id)
             calls: dict[str, Callable[[], Any]] = {
-                "shares": partial(fresh.shares, state),
+                "shares": partial(fresh.shares, state, events),
                 "reveal": partial(fresh.reveal, state, events),
-                "own_cards": partial(fresh.own_cards, state),
+                "own_cards": partial(fresh.own_cards, state, events),
             }
             if current.number == 1 and request is not None and request.kind == SHUFFLE_DUE:
                 calls["step"] = partial(fresh.step, state, events)

@@ -130,7 +130,7 @@ export class BlindTable {
   /** This seat's shuffle step: made apart (stepApart) while this thread checks every key and
    * step the log holds; given only once both are done, the check passed. */
   async stepped() {
-    const task = this.refusing(() => this.party.stepTask(this.state));
+    const task = this.refusing(() => this.party.stepTask(this.state, this.roundEvents));
     const making = stepApart(task);
     making.catch(() => {}); // abandoned if the check below refuses
     this.refusing(() => this.party.checkChain(this.state, this.roundEvents));
@@ -138,7 +138,7 @@ export class BlindTable {
   }
 
   made(kind) {
-    if (kind === "decryption_shares") return this.party.shares(this.state);
+    if (kind === "decryption_shares") return this.party.shares(this.state, this.roundEvents);
     return this.party.reveal(this.state, this.roundEvents);
   }
 
@@ -161,7 +161,7 @@ export class BlindTable {
     const round = this.round;
     if (round === null || this.party?.round_id !== round.round_id || !this.state.hand) return new Map();
     if (this.opened.checked !== checked || this.opened.round !== round.round_id) {
-      const cards = this.refusing(() => this.party.ownCards(this.state));
+      const cards = this.refusing(() => this.party.ownCards(this.state, this.roundEvents));
       this.opened = { checked, round: round.round_id, cards };
     }
     return this.opened.cards;
