@@ -58,6 +58,10 @@ _CRYPTO = {
 }
 _QUIET = {"commitment", "salt", "balances", "transfers", "server_seed", "cards", SIGNATURE,
           "proof", *_CRYPTO}  # fmt: skip
+UNOPENED = (
+    "A card shown as ? was never opened: a seat did not send its share or its round key in"
+    " time (SPEC 15.13.7.5)."
+)
 BY_HAND_BLIND = (
     "a dealer-blind round has no deck to derive from seeds: fairdeal-verify opened each card"
     " above from the logged decryption shares and the revealed round keys (SPEC 15.12.4)"
@@ -441,7 +445,9 @@ def _text(story: dict[str, Any]) -> str:
     lines += _attested_lines(story["moves_attested"])
     lines += _logged_lines(story["logged"])
     if story["check_by_hand"] == BY_HAND_BLIND:
-        return "\n".join([*lines, "", f"Check it by hand: {BY_HAND_BLIND}."])
+        unopened = any(c.startswith("?") for dealt in story["cards"].values() for c in dealt)
+        note = f" {UNOPENED}" if unopened else ""
+        return "\n".join([*lines, "", f"Check it by hand: {BY_HAND_BLIND}.{note}"])
     lines += [
         "",
         "Check it by hand: this prints the commitment (compare with round_opened), the deck",

@@ -6,6 +6,7 @@ mistyped round id said in words beside its box, with no verdict; and every case 
 suite through the page's own module, in the page, with the manifest's verdict and codes."""
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -162,3 +163,22 @@ def test_a_dealer_blind_round_is_told_with_how_its_cards_were_opened(
     text = (SUITE / CASES["v2-toto21-seq0"]["input"]).read_text()
     assert _verify(browser, live_server, text, OPERATOR) == "valid"
     assert not browser.find_element("id", "cards-opened").is_displayed()
+
+
+def test_a_blind_round_won_by_a_withheld_share_says_who_won_and_why(
+    browser: Any, live_server: Server, tmp_path: Path
+) -> None:
+    """No hand can be told where a seat withheld its share: the page says who won the round
+    and why, from its round_won, and what a card shown as ? is."""
+    text = (SUITE / CASES["v3-toto21-withheld-share"]["input"]).read_text()
+    assert _verify(browser, live_server, text, OPERATOR) == "valid"
+    who_won = browser.find_element("id", "who-won").text
+    assert re.match(
+        r"Round \d+: seat \d wins 1 point \(seat \d did not send its decryption shares in time\)",
+        who_won,
+    ), who_won
+    assert "no hand was played" not in who_won
+    assert "was never opened" in browser.find_element("id", "cards-opened").text
+    browser.execute_script("document.getElementById('who-won').scrollIntoView()")
+    screenshot(browser, tmp_path, "blind-withheld-share")
+    assert_clean_console(browser)

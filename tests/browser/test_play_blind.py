@@ -39,7 +39,7 @@ WORKER_LOADED = (
     "return performance.getEntriesByType('resource')"
     ".some((e) => e.name.endsWith('/play-step-worker.js'));"
 )
-WAITING = ("Shuffling", "Waiting for the other seat", "Opening the cards", "Showdown")
+WAITING = ("Shuffling", "Waiting for seat", "Opening the cards", "Showdown")
 
 
 def _create_blind(driver: Any, seed_seconds: str = "60") -> str:
@@ -81,7 +81,8 @@ def _choice(driver: Any, buttons: dict[str, Any], dealer: bool) -> str | None:
     for kind in ("joiner_accepted", "open_round"):
         if kind in buttons and (kind != "open_round" or dealer):
             return kind
-    if "golden_point" in buttons and sum(c.startswith("A") for c in _private_cards(driver)) >= 2:
+    if "golden_point" in buttons:  # offered with two aces only: a false claim loses
+        assert sum(c.startswith("A") for c in _private_cards(driver)) >= 2, _private_cards(driver)
         return "golden_point"
     if "blind" in buttons:
         return "blind"

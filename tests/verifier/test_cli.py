@@ -69,6 +69,20 @@ def test_explain_tells_cards_money_and_the_command_to_check_by_hand(
     assert "fairdeal deck --game" in out and out.splitlines()[0].startswith("VALID")
 
 
+@pytest.mark.parametrize(("case", "unopened"), [("valid", False), ("withheld-share", True)])
+def test_explain_says_what_a_blind_rounds_unopened_cards_are(
+    capsys: Any, case: str, unopened: bool
+) -> None:
+    """A dealer-blind round lost by a withheld share has cards nobody opened: shown as ?, and
+    said as such beside the check by hand (the conformance suite's rounds)."""
+    suite = REPO / "conformance"
+    key, bundle = suite / "keys" / "operator.pem", suite / "bundles" / f"v3-toto21-{case}.json"
+    assert main(["--key", str(key), str(bundle), "--explain"]) == 0
+    last = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert last.startswith("Check it by hand: a dealer-blind round")
+    assert ("A card shown as ? was never opened" in last) is unopened, last
+
+
 def test_a_checkpoint_alone_and_its_consistency_with_a_previous_one(
     capsys: Any, files: dict[str, str]
 ) -> None:

@@ -14,6 +14,7 @@ import { registry } from "/static/web/js/fairdeal/engine/registry.js";
 import { BLIND, commandData } from "/static/web/js/fairdeal/engine/statements.js";
 import { started } from "/static/web/js/fairdeal/engine/table.js";
 import { Party, PartyRefusedError, makeStep } from "/static/web/js/fairdeal/games/toto21/party.js";
+import { twoAces } from "/static/web/js/fairdeal/games/toto21/hands.js";
 import { totoTotal } from "/static/web/js/fairdeal/index.js";
 import { CheckFailure } from "./play-chain.js";
 
@@ -22,9 +23,9 @@ export const ANSWERS = ["deck_shuffled", "decryption_shares", "round_key"];
 const MAX_ANSWERS = 6; // a round never owes this many answers at once
 // What the page says while its party makes each answer (a shuffle step takes seconds).
 export const ANSWERING = {
-  deck_shuffled: "Shuffling… this browser shuffles and encrypts the deck with its own key.",
-  decryption_shares: "Opening the cards… this browser sends its shares.",
-  round_key: "Showdown… this browser reveals its round key.",
+  deck_shuffled: "Shuffling… this browser shuffles the deck and locks it with its own key.",
+  decryption_shares: "Opening the cards… this browser unlocks the other seat's cards and the up-card (never its own).",
+  round_key: "Showdown… this browser gives its key, so that every card can be shown.",
 };
 
 /** Whether a table's view is a dealer-blind one. */
@@ -199,13 +200,17 @@ export function withOwnCards(reply, cards) {
 }
 
 /** The moves offered to the player: never an answer (the party sends those), and at a blind
- * table no draw at 21 or more (the service cannot see totals: the rule is this page's). */
+ * table (the service cannot see cards: these rules are this page's) no draw at 21 or more,
+ * and the golden point claimed only with two aces (a false claim loses the round). */
 export function playerMoves(reply) {
   const legal = reply.legal_actions.filter((kind) => !ANSWERS.includes(kind));
   const round = reply.view.round;
   if (!isBlindView(reply.view) || !round?.cards) return legal;
   const seen = round.cards.filter((c) => c.seat === reply.seat && c.card && c.face !== "blind").map((c) => c.card);
-  return seen.length && totoTotal(seen) >= 21 ? legal.filter((kind) => kind !== "hit" && kind !== "blind") : legal;
+  const refused = new Set();
+  if (seen.length && totoTotal(seen) >= 21) refused.add("hit").add("blind");
+  if (!twoAces(seen.slice(0, 2))) refused.add("golden_point");
+  return legal.filter((kind) => !refused.has(kind));
 }
 
 /** What the round waits for, in plain words; null when nothing cryptographic is pending. */
@@ -213,19 +218,22 @@ export function blindStatus(view, you, lost = false) {
   const round = view.round;
   if (!isBlindView(view) || view.phase !== "playing" || !round || round.revealed) return null;
   const request = round.request;
-  if (!request) return round.sealed ? null : `Round ${round.number}: the seats' round keys and seeds are being committed and revealed…`;
+  if (!request) return round.sealed ? null : `Round ${round.number}: both browsers are making this round's keys and seeds…`;
   const mine = you !== null && request.seats.includes(you);
   if (mine && lost) return "This browser cannot answer in this round (its round key was lost with a reload): the round ends at its deadline.";
   const others = request.seats.filter((s) => s !== you);
-  const whose = others.length === 1 ? `seat ${others[0]}'s` : "the other seats'";
+  const whose = others.length === 1 ? `seat ${others[0]}'s browser` : "the seats' browsers";
+  // A seat that does not answer in time voids the round before the deal and loses it after
+  // (15.13.5.4, 15.13.6.4, 15.13.7.5).
+  const stakes = you === null ? "" : " If it does not answer in time, you win the round.";
   if (request.type === "shuffle_due") {
-    return mine ? ANSWERING.deck_shuffled : `Waiting for ${you === null ? whose : "the other seat's"} shuffle…`;
+    return mine ? ANSWERING.deck_shuffled : `Waiting for ${whose} to shuffle…${you === null ? "" : " If it does not in time, the round is void."}`;
   }
   if (request.type === "shares_due") {
-    return mine ? ANSWERING.decryption_shares : `Waiting for ${you === null ? whose : "the other seat's"} share…`;
+    return mine ? ANSWERING.decryption_shares : `Waiting for ${whose} to open the cards…${stakes}`;
   }
   if (request.type === "keys_due") {
-    return mine ? ANSWERING.round_key : `Waiting for ${you === null ? whose : "the other seat's"} round key…`;
+    return mine ? ANSWERING.round_key : `Waiting for ${whose} to give its key…${stakes}`;
   }
   return null;
 }

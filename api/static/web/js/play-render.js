@@ -286,5 +286,11 @@ export function deadlines(reply) {
   if (round && !round.sealed && !round.revealed && round.seed_deadline) found.push(["Seeds due", round.seed_deadline]);
   const move = round?.move_deadline ?? round?.deadline;
   if (round && round.sealed && !round.revealed && move) found.push([`Move due (seat ${round.turn})`, move]);
+  // A dealer-blind round's request to the seats' browsers: who must answer, by when.
+  const request = round?.request;
+  if (round && !round.revealed && request?.deadline) {
+    const who = request.seats.length === 1 ? `seat ${request.seats[0]}` : "seats";
+    found.push([`Answer due (${who}'s browser)`, request.deadline]);
+  }
   return found;
 }

@@ -91,7 +91,8 @@ function totoResult(entry, you) {
   return { headline: lines[0] ?? `Round ${entry.number} is over.`, details: lines.slice(1), over: Boolean(match) };
 }
 
-function totoRound(number, data, roles, you) {
+/** A Toto21 round_won's data told as a sentence (``you``: the reader's seat, or null). */
+export function totoRound(number, data, roles, you) {
   const { seat, points, reason } = data;
   const other = 1 - seat;
   // A dealer-blind round won because the other seat withheld its answer has no totals.

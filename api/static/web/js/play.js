@@ -402,11 +402,25 @@ function drawTimers() {
 async function act(kind) {
   const seat = state.seat;
   const reply = state.reply;
-  if (kind === "open_round") return seat.openRound();
+  if (kind === "open_round") return deal(seat);
   if (kind === "joiner_accepted" || kind === "joiner_rejected") return seat.decide(kind === "joiner_accepted");
   const input = document.querySelector(`[data-amount-for="${kind}"]`);
   const data = kind === "bet" ? { amount: Number(input.value) } : kind === "elvaroon" && input ? { raise: Number(input.value) } : {};
   return seat.act(kind, data, reply.view.round?.id ?? reply.current_round);
+}
+
+/** Deal the next round; where both players pressed Deal, the one refused finds the other's
+ * round open, which is what it asked for: said as such, not as a refusal. */
+async function deal(seat) {
+  try {
+    return await seat.openRound();
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 409) throw e;
+    const round = (await look())?.view?.round;
+    if (!round || round.revealed) throw e;
+    notify(`The other player dealt first: round ${round.number} is open.`);
+    return null;
+  }
 }
 
 function onClick(event) {

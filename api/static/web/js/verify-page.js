@@ -6,6 +6,7 @@
 
 import { explain, importOperatorKey, verifyText, whoWon } from "./fairdeal/index.js";
 import { cardSvg, isCardCode } from "./cards.js";
+import { totoRound } from "./play-results.js";
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, attrs = {}, ...children) => {
@@ -217,6 +218,7 @@ const where = (f) => [f.table, f.round, f.seq === null || f.seq === undefined ? 
 
 const OPENED_BLIND =
   "A dealer-blind round has no deck to derive from seeds: this page opened each card below from the logged decryption shares and the revealed round keys (SPEC 15.12.4), each share's proof checked.";
+const UNOPENED = " A card shown as ? was never opened: a seat did not send its share or its round key in time (SPEC 15.13.7.5).";
 const OPENED_UNPROVEN = "A dealer-blind round: the cards below are what the logged shares and keys open to, where they open at all; the findings above say what failed.";
 
 function renderStory(story, proven, witnessed) {
@@ -238,7 +240,8 @@ function renderStory(story, proven, witnessed) {
   renderHands(story);
   // A dealer-blind round's cards come from no seed: say how the verifier opened them.
   $("cards-opened").hidden = !story.checkByHand;
-  $("cards-opened").textContent = !story.checkByHand ? "" : proven ? OPENED_BLIND : OPENED_UNPROVEN;
+  const unopened = story.cards.some((c) => c.card === "?") ? UNOPENED : "";
+  $("cards-opened").textContent = !story.checkByHand ? "" : (proven ? OPENED_BLIND : OPENED_UNPROVEN) + unopened;
   $("cards").replaceChildren(
     ...story.cards.map((c) => {
       const face = isCardCode(c.card) ? cardSvg(c.card) : el("span", { class: "code" }, String(c.card));
@@ -264,6 +267,15 @@ function renderStory(story, proven, witnessed) {
   );
 }
 
+/** A dealer-blind Toto21 round won because a seat withheld its share or key: some cards were
+ * never opened, so no hand can be told; the round_won event says who won and why. */
+function forfeited(story) {
+  const won = story.game === "toto21" && !story.hands.length ? story.happened.find((e) => e.type === "round_won") : undefined;
+  if (!won) return null;
+  const roles = story.happened.find((e) => e.type === "dealer_chosen")?.data ?? null;
+  return totoRound(String(story.round).split(".").pop(), won.data, roles, null);
+}
+
 /** Each hand beside its cards: the seat, its role, the total the rules give it, its result;
  * above them, every hand's result and, apart, the money paid that no hand decided (a bank's
  * funding, an ante: ``besides``), which the accounts' changes count with the results. */
@@ -274,7 +286,7 @@ function renderHands(story) {
   if (besides.length) apart = `Apart from the hands: ${besides.join("; ")}.`;
   else if (story.accounts.length) apart = `Money over the round: ${whoWon(story.accounts)}.`;
   $("who-won").replaceChildren(
-    `Who won what: ${results.join("; ") || "no hand was played"}.`,
+    forfeited(story) ?? `Who won what: ${results.join("; ") || "no hand was played"}.`,
     ...(apart ? [el("span", { class: "apart" }, apart)] : []),
   );
   $("hands").replaceChildren(
