@@ -12,8 +12,10 @@ import { ANSWERING, BlindTable, blindStatus, lostText, playerMoves, withOwnCards
 
 const POLL_MS = 1000;
 // While a dealer-blind match is in play: a round's seats answer its requests in turn (commit,
-// reveal, each shuffle step, the shares), each as soon as its page sees it asked.
+// reveal, each shuffle step, the shares), each as soon as its page sees it asked; quicker
+// still while the round waits on them (a second or two a round).
 const BLIND_POLL_MS = 300;
+const ANSWER_POLL_MS = 150;
 // What this tab remembers across a reload: the table and seat number it held (public facts),
 // so that a reload whose seat this browser did not keep can say the seat is lost. The key
 // and the token are kept, where they can be, in IndexedDB (play-keep.js), never here.
@@ -187,8 +189,12 @@ function showTable(who) {
 
 function schedule() {
   clearTimeout(state.timer);
-  const quick = Boolean(state.chain?.blind?.blind) && state.reply?.view?.phase === "playing";
-  if (!state.failed) state.timer = setTimeout(() => serially(refresh).catch(fail).finally(schedule), quick ? BLIND_POLL_MS : POLL_MS);
+  const view = state.reply?.view;
+  const blind = Boolean(state.chain?.blind?.blind) && view?.phase === "playing";
+  const round = view?.round;
+  const waiting = blind && round && !round.revealed && (!round.sealed || round.request);
+  const every = waiting ? ANSWER_POLL_MS : blind ? BLIND_POLL_MS : POLL_MS;
+  if (!state.failed) state.timer = setTimeout(() => serially(refresh).catch(fail).finally(schedule), every);
 }
 
 // One look at the table: the view, the chain caught up on and checked, the seat's hidden
