@@ -140,6 +140,19 @@ def test_the_landing_invite_table_and_verify_pages_have_no_serious_violations(
     assert style == "none"
     _both_sizes(mover, tmp_path, "a11y-toto21-moving")
     _both_sizes(a if mover is b else b, tmp_path, "a11y-toto21-waiting")
+    # On a phone the moves stay in reach at the screen's foot, the page scrolled to its top.
+    size = mover.get_window_size()
+    mover.set_window_size(*PHONE)
+    try:
+        mover.execute_script("window.scrollTo(0, 0)")
+        bar = mover.execute_script(
+            "const r = document.getElementById('actions').getBoundingClientRect();"
+            "return [r.top, r.bottom, innerHeight];"
+        )
+        assert bar[0] < bar[2] and bar[1] <= bar[2] + 1, bar
+        screenshot(mover, tmp_path, "a11y-toto21-moving-phone-top")
+    finally:
+        mover.set_window_size(size["width"], size["height"])
 
     # The mover stands; the dealer then stands too: the round ends and is revealed.
     for _ in range(4):

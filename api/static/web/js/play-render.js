@@ -132,7 +132,7 @@ function matchOver(view, you) {
   const [a, b] = view.score ?? [0, 0];
   if (a === b) return `The match is over: a draw, ${a}–${b}.`;
   const winner = a > b ? 0 : 1;
-  return `The match is over: ${winner === you ? "you win" : `seat ${winner} wins`}, ${a}–${b}.`;
+  return `The match is over: ${winner === you ? "you win" : `seat ${winner} wins`}, ${Math.max(a, b)}–${Math.min(a, b)}.`;
 }
 
 // Kvitlach
