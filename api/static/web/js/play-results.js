@@ -68,7 +68,10 @@ function voided(entry, you) {
   const its = who === "you" ? "your" : "its";
   // A dealer-blind round is voided, too, when a seat's browser sends no seed or no shuffle step
   const what = { shuffle_withheld: `send ${its} shuffle step`, seed_withheld: `send ${its} seed and round key` }[void_.data.reason] ?? `reveal ${its} seed`;
-  return `Round ${entry.number} was voided: ${who} did not ${what} in time. Nothing was dealt and no money moved.`;
+  // The other player's page gone quiet: say what dealing again does while it stays away.
+  const away = you !== null && you !== undefined && !(void_.data.seats ?? []).includes(you);
+  const left = away ? ` If ${who}'s player has left, each round dealt is voided the same way until the game's time runs out.` : "";
+  return `Round ${entry.number} was voided: ${who} did not ${what} in time. Nothing was dealt and no money moved.${left}`;
 }
 
 // Toto21 (SPEC 11.4): round_won {seat, points, reason, totals, score}, round_double_bust
