@@ -21,7 +21,7 @@ from fairdeal.blind.group import ORDER, Group, random_scalar
 from fairdeal.protocol import SERVER
 from tests.blind.backends import SODIUM
 from tests.verifier import blind_round as br
-from tests.verifier.blind_round import BlindRound, Deck
+from tests.verifier.blind_round import BlindRound
 
 PATH = Path(__file__).with_name("blind_verify_cases.json")
 Change = Callable[[BlindRound], None]
@@ -31,17 +31,6 @@ def _group() -> Group:
     if SODIUM is None:  # the rounds are made with libsodium, as test_blind_steps makes them
         raise SystemExit("libsodium is needed to make the blind rounds")
     return SODIUM
-
-
-def _at_step(step: int, change: Callable[[list[Any]], None]) -> br.StepTamper:
-    def tamper(k: int, deck: Deck, proof: dict[str, Any]) -> tuple[Deck, dict[str, Any]]:
-        if k != step:
-            return deck, proof
-        changed = list(deck)
-        change(changed)
-        return tuple(changed), proof
-
-    return tamper
 
 
 def _stack(deck: list[Any]) -> None:
@@ -226,9 +215,9 @@ CHEATS: dict[str, Change] = {
 
 # Rounds built otherwise (the builder's options), not changed after
 BUILT: dict[str, dict[str, Any]] = {
-    "a stacked card": {"after_step": _at_step(1, _stack)},
-    "a swapped pair": {"after_step": _at_step(2, _swap)},
-    "an output re-encrypted with other randomness": {"after_step": _at_step(1, _re_encrypt)},
+    "a stacked card": {"after_step": br.at_step(1, _stack)},
+    "a swapped pair": {"after_step": br.at_step(2, _swap)},
+    "an output re-encrypted with other randomness": {"after_step": br.at_step(1, _re_encrypt)},
     "the service's step not drawn from its shuffle key": {"shuffle_key": bytes(range(32))},
     "a server key that is not the revealed seed's": {"key_seed": bytes(32)},
 }

@@ -189,6 +189,11 @@ def _cases(tmp: Path) -> dict[str, tuple[Path, str]]:
         corpus.operator(framed, _banker_total(14)),
         "invalid",
     )
+    return _files(tmp, cases)
+
+
+def _files(tmp: Path, cases: dict[str, tuple[Any, str]]) -> dict[str, tuple[Path, str]]:
+    """Each case's bundle in a file of its own: name -> (its path, the verdict expected)."""
     files = {}
     for n, (name, (bundle, expected)) in enumerate(cases.items()):
         path = tmp / f"{n:04d}.json"
@@ -197,29 +202,34 @@ def _cases(tmp: Path) -> dict[str, tuple[Path, str]]:
     return files
 
 
+def _verdicts(
+    tmp: Path, cases: Callable[[Path], dict[str, tuple[Path, str]]], timeout: int
+) -> dict[str, tuple[str, dict[str, Any], Report]]:
+    """Each case's expected verdict, the browser module's report (verify_cli.mjs, one Node
+    process for all) and Python's, the same file given to both."""
+    key = tmp / "operator.pem"
+    key.write_text(helpers.PEM)
+    files = cases(tmp)
+    run = subprocess.run(
+        [str(NODE), str(HERE / "verify_cli.mjs"), str(key), *(str(p) for p, _ in files.values())],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=timeout,
+    )
+    by_file = {r["file"]: r for r in map(json.loads, run.stdout.splitlines())}
+    trust = load_trust([helpers.VERIFIER_KEY])
+    return {
+        name: (expected, by_file[str(path)], verify_bundle(json.loads(path.read_text()), trust))
+        for name, (path, expected) in files.items()
+    }
+
+
 @pytest.fixture(scope="module")
 def verdicts(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> dict[str, tuple[str, dict[str, Any], Report]]:
-    tmp = tmp_path_factory.mktemp("parity")
-    key = tmp / "operator.pem"
-    key.write_text(helpers.PEM)
-    cases = _cases(tmp)
-    paths = [str(path) for path, _ in cases.values()]
-    run = subprocess.run(
-        [str(NODE), str(HERE / "verify_cli.mjs"), str(key), *paths],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=600,
-    )
-    by_file = {r["file"]: r for r in map(json.loads, run.stdout.splitlines())}
-    trust = load_trust([helpers.VERIFIER_KEY])
-    out = {}
-    for name, (path, expected) in cases.items():
-        python = verify_bundle(json.loads(path.read_text()), trust)
-        out[name] = (expected, by_file[str(path)], python)
-    return out
+    return _verdicts(tmp_path_factory.mktemp("parity"), _cases, 600)
 
 
 def test_clean_bundles_of_every_game_and_version_are_valid_in_both(verdicts: Any) -> None:
@@ -380,35 +390,14 @@ def _blind_cases(tmp: Path) -> dict[str, tuple[Path, str]]:
         first, lambda events: _up_card_opened_as_another([e["event"] for e in events])
     )
     cases["v3 edited without the key: the up-card"] = (edited, "same")
-    files = {}
-    for n, (name, (bundle, expected)) in enumerate(cases.items()):
-        path = tmp / f"blind{n:04d}.json"
-        path.write_text(json.dumps(bundle))
-        files[name] = (path, expected)
-    return files
+    return _files(tmp, cases)
 
 
 @pytest.fixture(scope="module")
 def blind_verdicts(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> dict[str, tuple[str, dict[str, Any], Report]]:
-    tmp = tmp_path_factory.mktemp("blind-parity")
-    key = tmp / "operator.pem"
-    key.write_text(helpers.PEM)
-    cases = _blind_cases(tmp)
-    run = subprocess.run(
-        [str(NODE), str(HERE / "verify_cli.mjs"), str(key), *(str(p) for p, _ in cases.values())],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=900,
-    )
-    by_file = {r["file"]: r for r in map(json.loads, run.stdout.splitlines())}
-    trust = load_trust([helpers.VERIFIER_KEY])
-    return {
-        name: (expected, by_file[str(path)], verify_bundle(json.loads(path.read_text()), trust))
-        for name, (path, expected) in cases.items()
-    }
+    return _verdicts(tmp_path_factory.mktemp("blind-parity"), _blind_cases, 900)
 
 
 def test_a_blind_match_is_valid_in_both(blind_verdicts: Any) -> None:

@@ -48,6 +48,19 @@ Deck = tuple[tw.Ciphertext[bytes], ...]
 StepTamper = Callable[[int, Deck, dict[str, Any]], tuple[Deck, dict[str, Any]]]
 
 
+def at_step(step: int, change: Callable[[list[Any]], None]) -> StepTamper:
+    """A tamper of one step's output deck, before it is logged (later steps shuffle it)."""
+
+    def tamper(k: int, deck: Deck, proof: dict[str, Any]) -> tuple[Deck, dict[str, Any]]:
+        if k != step:
+            return deck, proof
+        changed = list(deck)
+        change(changed)
+        return tuple(changed), proof
+
+    return tamper
+
+
 def joint_key(group: Group, key_seed: bytes = SERVER_SEED) -> bytes:
     """X = X_0 + X_seat0 + X_seat1 of the round ``build`` makes."""
     secrets = [elgamal.server_round_key(key_seed), *map(seat_secret, SEATS)]

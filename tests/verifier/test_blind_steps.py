@@ -3,7 +3,6 @@ version-3 chain), on a synthetic round (blind_round.py): a valid round has no fi
 way to cheat named in 15.13.14 has its finding, exactly."""
 
 import copy
-from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -16,7 +15,7 @@ from fairdeal.verifier.findings import CODES, Finding
 from tests.blind.backends import SODIUM, needs_sodium
 
 from . import blind_round as br
-from .blind_round import BlindRound, Deck
+from .blind_round import BlindRound
 
 pytestmark = needs_sodium  # the rounds are made with libsodium; the pure backend checks one
 
@@ -37,19 +36,6 @@ def honest() -> BlindRound:
 def _build(**options: Any) -> BlindRound:
     assert SODIUM is not None
     return br.build(SODIUM, **options)
-
-
-def _at_step(step: int, change: Callable[[list[Any]], None]) -> br.StepTamper:
-    """A tamper of one step's output deck, before it is logged (later steps shuffle it)."""
-
-    def tamper(k: int, deck: Deck, proof: dict[str, Any]) -> tuple[Deck, dict[str, Any]]:
-        if k != step:
-            return deck, proof
-        changed = list(deck)
-        change(changed)
-        return tuple(changed), proof
-
-    return tamper
 
 
 def _findings(built: BlindRound, code: str) -> list[Finding]:
@@ -93,7 +79,7 @@ def test_a_stacked_card_is_a_shuffle_the_proof_refuses() -> None:
     def stack(deck: list[Any]) -> None:
         deck[7] = deck[3]
 
-    built = _build(after_step=_at_step(1, stack))
+    built = _build(after_step=br.at_step(1, stack))
     assert br.codes(built) == {"blind.shuffle", "blind.deck"}
     (finding,) = _findings(built, "blind.shuffle")
     assert "step 1 by seat:0" in finding.reason and "does not verify" in finding.reason
@@ -103,7 +89,7 @@ def test_a_swapped_pair_is_a_shuffle_the_proof_refuses() -> None:
     def swap(deck: list[Any]) -> None:
         deck[0], deck[1] = deck[1], deck[0]
 
-    built = _build(after_step=_at_step(2, swap))
+    built = _build(after_step=br.at_step(2, swap))
     assert br.codes(built) == {"blind.shuffle"}
     (finding,) = _findings(built, "blind.shuffle")
     assert finding.reason.startswith("step 2 by seat:1")
@@ -116,7 +102,7 @@ def test_an_output_re_encrypted_with_other_randomness_is_refused() -> None:
     def re_encrypt(deck: list[Any]) -> None:
         deck[:] = [tw.re_encrypt(group, joint, c, random_scalar()) for c in deck]
 
-    built = _build(after_step=_at_step(1, re_encrypt))
+    built = _build(after_step=br.at_step(1, re_encrypt))
     assert br.codes(built) == {"blind.shuffle"}
 
 

@@ -5,15 +5,15 @@ module does in JavaScript.
 
 A party answers only what the chain it checked asks of it (15.13.6.3, 15.13.7.3). The state
 it is given is the rules' fold of the log, which takes the service's events as they come: so
-before every answer the party reads the round's events itself (``_read``) and holds them to
-the rules it relies on: one opening, a round key for each of its parties (the service and
-two distinct seats, this one among them) with its proof, the steps by the service and then
-each seat in turn with their proofs, the dealer chosen once after the last step, then each
-card dealt in order as the deal or the draw just logged deals it (seat, face, and the last
-deck's ciphertext). It never shares its own face-down card, a blind card or an undealt
-position, and it reveals its key only when a ``keys_due`` follows the dealer's own stand or
-move timeout, or the player's golden point claim on its first move; after that it answers
-nothing else (a round id logged again cannot reuse its key). Each refusal raises
+before every answer the party reads the round's events itself (``check_chain``) and holds
+them to the rules it relies on: one opening, a round key for each of its parties (the
+service and two distinct seats, this one among them) with its proof, the steps by the
+service and then each seat in turn with their proofs, the dealer chosen once after the
+last step, then each card dealt in order as the deal or the draw just logged deals it (seat,
+face, and the last deck's ciphertext). It never shares its own face-down card, a blind card
+or an undealt position, and it reveals its key only when a ``keys_due`` follows the dealer's
+own stand or move timeout, or the player's golden point claim on its first move; after that
+it answers nothing else (a round id logged again cannot reuse its key). Each refusal raises
 ``PartyRefusedError``: the client then stops playing and keeps the log as evidence.
 """
 
@@ -317,9 +317,9 @@ class _Reader:
                 f"step {step} by {actor}: the service shuffles first, then each seat in turn"
             )
         party = self.party
-        where = cipher.context(party.table, party.round_id, actor, "shuffle", step)
         # its own step is the one it signed (the chain checked that): not checked again
         if actor != party.actor:
+            where = cipher.context(party.table, party.round_id, actor, "shuffle", step)
             try:
                 tw.verify_step(
                     cipher.group(), self.joint().hex(), self.decks[-1], data["deck"], data["proof"],
