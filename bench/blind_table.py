@@ -28,6 +28,7 @@ from bench.blind import best  # noqa: E402
 from fairdeal import table  # noqa: E402 - after the path is set
 from fairdeal.blind import group as blind_group  # noqa: E402
 from fairdeal.blind import shuffle  # noqa: E402
+from fairdeal.bundle import FORMAT, signed_events  # noqa: E402
 from fairdeal.games.toto21 import cipher, hands  # noqa: E402
 from fairdeal.verifier import load_trust, verify_bundle  # noqa: E402
 from tests import blind_table  # noqa: E402
@@ -94,9 +95,9 @@ def to_twenty(seat: int, seen: list[str], legal: list[str]) -> str:
     return "hit" if "hit" in legal and hands.total(seen) < 20 else "stand"
 
 
-def long_round() -> tuple[int, int]:
-    """The cards dealt and the bundle's size of the long round above (a deck the test
-    arranges through the seats' own shuffles, as tests/blind_table.py does)."""
+def long_round() -> tuple[int, int, int]:
+    """The cards dealt and the bundle's size (compact, in full) of the long round above (a
+    deck the test arranges through the seats' own shuffles, as tests/blind_table.py does)."""
     t = Timed("bench-long", {"target": 10}, strategy=to_twenty)
     t.open_round()
     t.commit_and_reveal()
@@ -104,8 +105,11 @@ def long_round() -> tuple[int, int]:
     while t.step():
         pass
     bundle = bundles(t, [str(t.round_id)])[0]
-    dealt = sum(1 for e in bundle["events"] if e["event"]["type"] == "card_dealt")
-    return dealt, _size(bundle)
+    return _dealt(bundle), _size(bundle), _full_size(bundle)
+
+
+def _dealt(bundle: dict[str, Any]) -> int:
+    return sum(1 for e in bundle["events"] if e["type"] == "card_dealt")
 
 
 def _size(bundle: dict[str, Any]) -> int:
@@ -113,11 +117,16 @@ def _size(bundle: dict[str, Any]) -> int:
     return len(json.dumps(bundle, separators=(",", ":")).encode())
 
 
+def _full_size(bundle: dict[str, Any]) -> int:
+    """The same bundle's bytes in the second format (every event written in full)."""
+    return _size({**bundle, "format": FORMAT, "events": signed_events(bundle)})
+
+
 def bundles(t: Timed, played: list[str]) -> list[dict[str, Any]]:
     log = helpers.Log()
     for round_id in played:
         log.add(t, round_id)
-    return [log.bundle(i, bounded=True) for i in range(len(played))]
+    return [log.bundle(i, bounded=True, compact=True) for i in range(len(played))]  # as served
 
 
 def verify_time(bundle: dict[str, Any], pure: bool) -> float:
@@ -163,7 +172,8 @@ def main() -> None:
     t, played, figures = play(args.rounds)
     made = bundles(t, played)
     sizes = [_size(b) for b in made]
-    cards = [sum(1 for e in b["events"] if e["event"]["type"] == "card_dealt") for b in made]
+    full = [_full_size(b) for b in made]
+    cards = [_dealt(b) for b in made]
     typical = made[sizes.index(sorted(sizes)[len(sizes) // 2])]
     rows = {
         "first card (service)": statistics.median(figures["first"]),
@@ -179,14 +189,15 @@ def main() -> None:
             f"{label:34} {seconds * 1e3:8.1f} ms {seconds / baseline:10.0f}x"
             f" {TARGETS[label] * 1e3:7.0f} ms {ok}"
         )
-    by_cards = sorted(zip(cards, sizes, strict=True))
-    print("bundle of one round (a table_state to its reveal), bytes by cards dealt:")
+    print("bundle of one round (a table_state to its reveal) as served (compact, SPEC 13.1.1),")
+    print("bytes by cards dealt, next to the same events in full (the second format):")
     for count in sorted(set(cards)):
-        of = [size for c, size in by_cards if c == count]
-        print(f"  {count:2} cards: {statistics.median(of):8.0f} bytes  ({len(of)} rounds)")
-    dealt, size = long_round()
-    print(f"  a long round, {dealt} cards: {size} bytes")
-    print(f"  largest played: {max(sizes)} bytes; target: 100 KB typical, 160 KB any round")
+        of = [(s, w) for c, s, w in zip(cards, sizes, full, strict=True) if c == count]
+        size, whole = (statistics.median(values) for values in zip(*of, strict=True))
+        print(f"  {count:2} cards: {size:8.0f} bytes  (in full {whole:8.0f}; {len(of)} rounds)")
+    dealt, size, whole = long_round()
+    print(f"  a long round, {dealt} cards: {size} bytes  (in full {whole})")
+    print(f"  largest played: {max(sizes)} bytes; target: 100 KB a round")
 
 
 if __name__ == "__main__":

@@ -10,13 +10,20 @@ the public keys, and the head's place in the transparency log: its leaf index, a
 inclusion proof and the signed checkpoint (SPEC 13.1).
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
+from fairdeal.compact import NotCompactError, compact, expanded
+from fairdeal.statements import BLIND
+
 FORMAT = "fairdeal-bundle/2"
+# The third: the second with its events written compactly (SPEC 13.1.1), for a dealer-blind
+# table's rounds, whose shuffle steps make them five times larger than a committed round's.
+COMPACT = "fairdeal-bundle/3"
 # The first format: events always from table_created (SPEC 13.1); still verified.
-FORMATS = ("fairdeal-bundle/1", FORMAT)
+FORMATS = ("fairdeal-bundle/1", FORMAT, COMPACT)
 
 
 @dataclass(frozen=True)
@@ -47,13 +54,31 @@ def make_bundle(
     events: Sequence[dict[str, Any]],
     keys: Sequence[dict[str, Any]],
     log: LogEntry,
+    *,
+    compact_form: bool | None = None,
 ) -> dict[str, Any]:
-    """A bundle as JSON. ``keys`` are {key_id, public_key_pem, current} objects."""
+    """A bundle as JSON. ``keys`` are {key_id, public_key_pem, current} objects. By default
+    (``compact_form`` None) a dealer-blind table's bundle is written in the compact format
+    where its events allow it, any other in the second; True: compact (or NotCompactError),
+    False: the second format."""
+    format_, written = FORMAT, list(events)
+    if compact_form is None and written and written[0]["event"]["version"] == BLIND:
+        with suppress(NotCompactError):  # not the service's own events: written as they are
+            format_, written = COMPACT, compact(written)
+    elif compact_form:
+        format_, written = COMPACT, compact(written)
     return {
-        "format": FORMAT,
+        "format": format_,
         "table_id": table_id,
         "round_id": round_id,
-        "events": list(events),
+        "events": written,
         "keys": list(keys),
         "log": log.to_json(),
     }
+
+
+def signed_events(bundle: Mapping[str, Any]) -> list[Any]:
+    """A bundle's events as signed events (5.3, as JSON): the compact format's turned back
+    (13.1.1), the others' as they are. Nothing is checked here."""
+    events = bundle["events"]
+    return expanded(events) if bundle.get("format") == COMPACT else list(events)

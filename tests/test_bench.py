@@ -68,4 +68,4 @@ def test_blind_table_bench_prints_each_target_with_a_verdict_and_the_sizes():
         "verify one round, pure Python",
     ):
         assert re.search(rf"^{re.escape(label)} +[\d.]+ ms +\d+x +\d+ ms (ok|OVER)$", out, re.M)
-    assert re.search(r"^  a long round, 16 cards: \d+ bytes$", out, re.M)
+    assert re.search(r"^  a long round, 16 cards: \d+ bytes  \(in full \d+\)$", out, re.M)

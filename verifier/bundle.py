@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from fairdeal.bundle import FORMAT, FORMATS
+from fairdeal.bundle import FORMATS, signed_events
 from fairdeal.canonical import json_text
 from fairdeal.events import Event, SignedEvent
 from fairdeal.note import Checkpoint
@@ -167,8 +167,9 @@ def check(obj: Any, trust: Trust, context: Context | None = None) -> Checked:
     if problem is not None:
         return Checked(_not_a_bundle(obj, problem, context.line), None, None)
     work = Work(obj["table_id"], obj["round_id"], context.since)
-    opening = obj["format"] == FORMAT  # the second format may start at a table_state
-    chain = _check_signed_events(work, obj["events"], trust, context, opening)  # (1)-(5)
+    opening = obj["format"] != FORMATS[0]  # the later formats may start at a table_state
+    events = signed_events(obj)  # the compact format's turned into signed events (13.1.1)
+    chain = _check_signed_events(work, events, trust, context, opening)  # (1)-(5)
     table = _check_table(work) if chain.intact else None  # (5)-(14)
     logged = _check_log(work, obj["log"], trust, context.checkpoints)  # (15) (16)
     _check_witnesses(work, logged)  # (18)

@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fairdeal import cards, randomness
+from fairdeal.bundle import signed_events
 from fairdeal.errors import EventSchemaError, FairdealError
 from fairdeal.events import Event, SignedEvent, actor_seat
 from fairdeal.protocol import (
@@ -133,7 +134,7 @@ def _readable(bundle: Any) -> list[Event]:
     if shape_problem(bundle) is not None:
         return []
     events = []
-    for raw in bundle["events"]:
+    for raw in signed_events(bundle):
         try:
             events.append(SignedEvent.parse(raw)[0].event)
         except EventSchemaError:

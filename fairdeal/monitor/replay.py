@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from fairdeal.blind.elgamal import server_round_key
+from fairdeal.bundle import signed_events
 from fairdeal.errors import FairdealError
 from fairdeal.events import Event, SignedEvent, actor_seat
 from fairdeal.game import AnyGame
@@ -143,7 +144,7 @@ def _parsed(bundle: Mapping[str, Any]) -> tuple[str, list[Parsed]]:
     table_id, events = bundle.get("table_id"), bundle.get("events")
     if not isinstance(table_id, str) or not isinstance(events, list) or not events:
         raise UnreadableBundleError("a bundle has a table_id and a list of events")
-    return table_id, [SignedEvent.parse(obj) for obj in events]
+    return table_id, [SignedEvent.parse(obj) for obj in signed_events(bundle)]
 
 
 def _start(parsed: Sequence[Parsed]) -> tuple[_Table, list[Parsed]]:

@@ -48,7 +48,8 @@ def relogged_all(lines: list[tuple[Bundle, Events]]) -> list[Bundle]:
     for index, ((bundle, events), head) in enumerate(zip(lines, heads, strict=True)):
         proof = tuple(h.hex() for h in tree.inclusion_proof(index, tree.size))
         entry = LogEntry(ORIGIN, VERIFIER_KEY, index, head.hex(), tree.size, proof, note)
-        made = make_bundle(bundle["table_id"], bundle["round_id"], events, bundle["keys"], entry)
+        names = bundle["table_id"], bundle["round_id"]
+        made = make_bundle(*names, events, bundle["keys"], entry, compact_form=False)
         out.append(json.loads(json.dumps(made)))
     return out
 

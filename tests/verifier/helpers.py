@@ -221,9 +221,12 @@ class Log:
         size = self.tree.size if size is None else size
         return sign_checkpoint(Checkpoint(ORIGIN, size, self.tree.root(size)), NOTE_SIGNER)
 
-    def bundle(self, index: int, size: int | None = None, bounded: bool = False) -> dict[str, Any]:
+    def bundle(
+        self, index: int, size: int | None = None, bounded: bool = False, compact: bool = False
+    ) -> dict[str, Any]:
         """Round ``index``'s bundle: its table's whole chain from seq 0, or if ``bounded``,
-        from where the service starts it (``first``)."""
+        from where the service starts it (``first``); in the second format, or the compact
+        one (SPEC 13.1.1)."""
         driver, round_id, last = self.entries[index]
         size = self.tree.size if size is None else size
         head = driver.log[last].hash
@@ -239,7 +242,8 @@ class Log:
         start = self.first(index) if bounded else 0
         events = [s.to_json() for s in driver.log[start : last + 1]]
         keys = [{"key_id": key_id(SIGNER.public_key), "public_key_pem": PEM, "current": True}]
-        return json.loads(json.dumps(make_bundle(driver.table_id, round_id, events, keys, entry)))
+        made = make_bundle(driver.table_id, round_id, events, keys, entry, compact_form=compact)
+        return json.loads(json.dumps(made))
 
     def bundles(self, bounded: bool = False) -> list[dict[str, Any]]:
         return [self.bundle(i, bounded=bounded) for i in range(len(self.entries))]

@@ -20,6 +20,7 @@
 import { hexToBytes, isHex } from "./bytes.js";
 import { canonical, parseJson } from "./canonical.js";
 import { ChainChecker } from "./chain.js";
+import { signedEvents } from "./compact.js";
 import { FairdealError } from "./errors.js";
 import { Across, UNREAD, restHeads } from "./export.js";
 import { duplicatedOutside, serverSaid } from "./inputs.js";
@@ -43,7 +44,7 @@ const UNUSABLE_CODES = new Set([
   "sig.wrong_key",
   "rules.unknown_game",
 ]);
-const FORMATS = ["fairdeal-bundle/1", "fairdeal-bundle/2"];
+const FORMATS = ["fairdeal-bundle/1", "fairdeal-bundle/2", "fairdeal-bundle/3"];
 const BUNDLE_KEYS = ["events", "format", "keys", "log", "round_id", "table_id"];
 const LOG_TYPES = {
   origin: "string",
@@ -85,9 +86,9 @@ async function checkBundle(bundle, { keys, origin = null } = {}, trust = null) {
   }
   const table = bundle.table_id;
   const round = bundle.round_id;
-  const opening = bundle.format === "fairdeal-bundle/2";
+  const opening = bundle.format !== FORMATS[0]; // the later formats may start at a table_state
   const chain = new ChainChecker(table, keys, opening); // (1)-(5)
-  const read = await chain.check(bundle.events);
+  const read = await chain.check(signedEvents(bundle)); // the compact format's turned back (13.1.1)
   const findings = [...chain.findings];
   const events = read.map((r) => r.signed.event);
   const hashes = read.map((r) => r.hash);
