@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from fairdeal.blind import elgamal
 from fairdeal.blind.group import ristretto255
+from fairdeal.bundle import COMPACT, FORMAT
+from fairdeal.compact import compact
 from tests.blind_table import BlindTable, seat_key
 from tests.verifier import corpus, helpers
 
@@ -263,3 +265,71 @@ def add(suite: "Suite") -> None:
         id_ = f"v3-toto21-{name}"
         path = suite.bundle(id_, _forged(base, change))
         suite.case(id_, f"version 3, toto21, the operator: {what}", path, *promised)
+    _add_compact(suite, valid, _forged(valid, _stacked_card))
+
+
+# -- the compact form the service serves a blind round in (SPEC 13.1.1) ------------------------
+
+
+def _compact(bundle: Bundle) -> Bundle:
+    return {**bundle, "format": COMPACT, "events": compact(bundle["events"])}
+
+
+def _left_out(events: Events) -> None:
+    del events[20]
+
+
+def _packed_deck_edited(events: Events) -> None:
+    step = next(e for e in events if e["type"] == "deck_shuffled")["data"]
+    step["deck"] = step["deck"][:10] + ("A" if step["deck"][10] != "A" else "B") + step["deck"][11:]
+
+
+def _packed_proof_padded(events: Events) -> None:
+    next(e for e in events if e["type"] == "deck_shuffled")["data"]["proof"] += "="
+
+
+def _prev_after_the_first(events: Events) -> None:
+    events[5]["prev"] = events[0]["prev"]
+
+
+def _hash_member(events: Events) -> None:
+    events[5]["hash"] = "00" * 32
+
+
+def _first_without_key_id(events: Events) -> None:
+    del events[0]["key_id"]
+
+
+def _add_compact(suite: "Suite", valid: Bundle, stacked: Bundle) -> None:
+    """The valid round and a forged one as served, then an outsider's edits of the file."""
+    served = _compact(valid)
+    for id_, what, bundle, promised in (
+        ("v3-toto21-compact", "a dealer-blind round in the compact form the service serves",
+         served, ()),
+        ("v3-toto21-compact-stacked-card", "the operator's stacked card, in the compact form",
+         _compact(stacked), ("blind.shuffle", "rules.illegal_action")),
+        ("v3-toto21-compact-labelled-second", "a compact bundle labelled fairdeal-bundle/2",
+         {**served, "format": FORMAT}, ("schema.event",)),
+        ("v3-toto21-second-labelled-compact", "a second-format bundle labelled "
+         "fairdeal-bundle/3: its signed events are read as they stand", {**valid, "format": COMPACT},
+         ()),
+    ):  # fmt: skip
+        suite.case(id_, f"version 3, toto21: {what}", suite.bundle(id_, bundle), *promised)
+    edits: list[tuple[str, str, Callable[[Events], None], tuple[str, ...]]] = [
+        ("event-left-out", "a compact event left out", _left_out,
+         ("chain.gap", "sig.bad_signature")),
+        ("packed-deck-edited", "a character of the service's packed deck changed",
+         _packed_deck_edited, ("sig.bad_signature", "blind.shuffle")),
+        ("packed-proof-padded", "the service's packed proof with base64 padding",
+         _packed_proof_padded, ("sig.bad_signature",)),
+        ("prev-after-the-first", "a later compact event with a prev", _prev_after_the_first,
+         ("schema.event",)),
+        ("hash-member", "a compact event with a hash", _hash_member, ("schema.event",)),
+        ("first-without-key-id", "the first compact event without its key_id",
+         _first_without_key_id, ("schema.event",)),
+    ]  # fmt: skip
+    for name, what, change, promised in edits:
+        id_ = f"v3-toto21-compact-{name}"
+        edited = copy.deepcopy(served)
+        change(edited["events"])
+        suite.case(id_, f"version 3, toto21, an edit: {what}", suite.bundle(id_, edited), *promised)

@@ -201,9 +201,9 @@ def _relabelled(suite: "Suite", seated: Bundle) -> None:
     id_ = "bundle-format-2-relabelled-1"
     what = "kvitlach: a bundle from a table_state, its format stated as fairdeal-bundle/1"
     suite.case(id_, what, suite.bundle(id_, first), "chain.gap")
-    unknown = {**seated, "format": "fairdeal-bundle/3"}
+    unknown = {**seated, "format": "fairdeal-bundle/4"}
     id_ = "bundle-format-unknown"
-    what = "kvitlach: a bundle from a table_state, its format stated as fairdeal-bundle/3"
+    what = "kvitlach: a bundle from a table_state, its format stated as fairdeal-bundle/4"
     suite.case(id_, what, suite.bundle(id_, unknown), "schema.bundle")
 
 
