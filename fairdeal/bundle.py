@@ -11,7 +11,6 @@ inclusion proof and the signed checkpoint (SPEC 13.1).
 """
 
 from collections.abc import Mapping, Sequence
-from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,11 +61,13 @@ def make_bundle(
     where its events allow it, any other in the second; True: compact (or NotCompactError),
     False: the second format."""
     format_, written = FORMAT, list(events)
-    if compact_form is None and written and written[0]["event"]["version"] == BLIND:
-        with suppress(NotCompactError):  # not the service's own events: written as they are
+    blind = bool(written) and written[0]["event"]["version"] == BLIND
+    if compact_form or (compact_form is None and blind):
+        try:
             format_, written = COMPACT, compact(written)
-    elif compact_form:
-        format_, written = COMPACT, compact(written)
+        except NotCompactError:
+            if compact_form:
+                raise  # else not the service's own events: written as they are
     return {
         "format": format_,
         "table_id": table_id,

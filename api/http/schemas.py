@@ -479,7 +479,11 @@ class BundleLogSchema(StrictSchema):
 class BundleSchema(Schema):
     """Everything needed to verify one leaf of the log offline (SPEC 13.1)."""
 
-    format = fields.String(required=True, validate=validate.Equal(bundle.FORMAT))
+    format = fields.String(
+        required=True,
+        validate=validate.OneOf((bundle.FORMAT, bundle.COMPACT)),
+        metadata={"description": "fairdeal-bundle/3 (compact events) for a dealer-blind table"},
+    )
     table_id = fields.String(required=True)
     round_id = fields.String(
         required=True, allow_none=True, metadata={"description": "null for a table's head"}
@@ -489,7 +493,8 @@ class BundleSchema(Schema):
         required=True,
         metadata={
             "description": "the table's signed events through the head: from the table_state"
-            " logged right after the table's previous head, or from table_created (seq 0)"
+            " logged right after the table's previous head, or from table_created (seq 0);"
+            " in fairdeal-bundle/3 written compactly (SPEC 13.1.1)"
         },
     )
     keys = fields.List(fields.Nested(BundleKeySchema), required=True)
