@@ -29,6 +29,7 @@ export class Chain {
     this.revealsOpen = null; // that round, once its seeds_committed is logged
     this.departures = []; // each seat_left checked, with the joiner_rejected that caused it (Toto21)
     this.rejected = null;
+    this.ended = null; // the last round whose round_revealed this page checked
     this.results = new Results(); // each round's, match's and term's result, in words
     this.listeners = [];
   }
@@ -89,6 +90,7 @@ export class Chain {
     else if (["round_sealed", "round_voided", "round_revealed"].includes(type)) {
       this.seeding = this.revealsOpen = null;
     }
+    if (type === "round_revealed") this.ended = round;
     if (type === "joiner_rejected") this.rejected = event;
     if (type === "seat_left") {
       const seat = data.seat ?? Number(event.actor.split(":")[1]);

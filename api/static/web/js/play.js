@@ -16,6 +16,13 @@ const POLL_MS = 1000;
 // still while the round waits on them (a second or two a round).
 const BLIND_POLL_MS = 300;
 const ANSWER_POLL_MS = 150;
+// A read shows the table with its passed deadlines applied in memory, and the sweeper (or the
+// next write) logs them a moment later (api/service/service.py): a round the view shows ended
+// by a timeout may not be in the log yet, nor its result, which this page tells from checked
+// events only. Until the page has checked the round's end it says the end is being logged,
+// offers no Deal and looks again at once; a server that does not log it within this long (no
+// sweeper) is offered the deal anyway, which logs the round's end first.
+const ENDING_WAIT_MS = 8000;
 // What this tab remembers across a reload: the table and seat number it held (public facts),
 // so that a reload whose seat this browser did not keep can say the seat is lost. The key
 // and the token are kept, where they can be, in IndexedDB (play-keep.js), never here.
@@ -23,7 +30,7 @@ const HELD = "fairdeal.held-seat";
 const KEPT_TEXT = "(non-extractable) and its token are kept in this browser (IndexedDB) for this site: a reload resumes the seat; clearing the site's data or another browser cannot.";
 const MEMORY_TEXT = "(non-extractable) and its token are held in this tab's memory only: this browser could not keep them, so reloading or closing this tab loses the seat.";
 const $ = (id) => document.getElementById(id);
-const state = { keySet: null, seat: null, chain: null, tableId: null, reply: null, told: null, failed: false, busy: Promise.resolve(), timer: null };
+const state = { keySet: null, seat: null, chain: null, tableId: null, reply: null, told: null, failed: false, busy: Promise.resolve(), timer: null, ending: null };
 
 // One thing at a time: a poll and a click never interleave on the chain.
 function serially(task) {
@@ -192,7 +199,7 @@ function schedule() {
   const view = state.reply?.view;
   const blind = Boolean(state.chain?.blind?.blind) && view?.phase === "playing";
   const round = view?.round;
-  const waiting = blind && round && !round.revealed && (!round.sealed || round.request);
+  const waiting = (blind && round && !round.revealed && (!round.sealed || round.request)) || state.ending?.waiting;
   const every = waiting ? ANSWER_POLL_MS : blind ? BLIND_POLL_MS : POLL_MS;
   if (!state.failed) state.timer = setTimeout(() => serially(refresh).catch(fail).finally(schedule), every);
 }
@@ -322,12 +329,13 @@ function draw(reply) {
   $("scores").replaceChildren(...scores);
   $("felt").replaceChildren(...felt);
   const lost = Boolean(state.seat) && state.chain.blind.lost !== null;
-  const said = blindStatus(reply.view, state.seat ? reply.seat : null, lost) ?? status;
+  const ending = endingState(reply);
+  const said = endingText(reply, ending) ?? blindStatus(reply.view, state.seat ? reply.seat : null, lost) ?? status;
   if ($("status").textContent !== said) $("status").textContent = said;
   drawBlindNote(reply);
   drawResults(reply);
   // The moves are drawn again only when they change, so a button never moves under a click.
-  const canOpen = Boolean(state.seat) && mayOpenRound(reply);
+  const canOpen = Boolean(state.seat) && mayOpenRound(reply) && ending !== "waiting";
   const legal = playerMoves(reply);
   const moves = JSON.stringify([reply.view.round?.id, legal, canOpen, Boolean(state.seat)]);
   if (moves !== state.moves) {
@@ -335,6 +343,28 @@ function draw(reply) {
     $("actions").replaceChildren(...(state.seat ? actionControls({ ...reply, legal_actions: legal }, canOpen) : watching()));
   }
   drawTimers();
+}
+
+/** Whether the round the view shows over has its end checked by this page: null if so (or no
+ * round over), "waiting" while the page waits for the server to log it, "late" once it has
+ * waited ENDING_WAIT_MS (the deal is offered: it logs the round's end first). */
+function endingState(reply) {
+  const round = reply.view.round;
+  if (!round?.revealed || state.chain.ended === round.id) {
+    state.ending = null;
+    return null;
+  }
+  if (state.ending?.round !== round.id) state.ending = { round: round.id, since: Date.now(), waiting: true };
+  state.ending.waiting = Date.now() - state.ending.since < ENDING_WAIT_MS;
+  return state.ending.waiting ? "waiting" : "late";
+}
+
+function endingText(reply, ending) {
+  const number = reply.view.round?.number;
+  if (ending === "waiting") return `Round ${number} is over: the server is logging how it ended, and this page checks it…`;
+  if (ending !== "late") return null;
+  const deal = state.seat && mayOpenRound(reply) ? " Dealing the next round logs it first." : "";
+  return `Round ${number} is over, but the server has not logged how it ended yet: its result is shown once it has.${deal}`;
 }
 
 // At a dealer-blind table: what this browser does for its seat while the match plays, and a

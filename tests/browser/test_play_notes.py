@@ -1,0 +1,135 @@
+"""What the play page says around a round's end, as a player (or a watcher) reads it: a round
+ended by a timeout is told before the next deal is offered; notes true of a moment (a seat
+resumed, a timeout) are taken down once the table has moved past it; a watcher's totals are
+named for what it sees; a seat over 21 is told it is bust, on its own page only; and on a
+phone the move bar is a strip, its moves side by side."""
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import assert_clean_console, screenshot, serve_live, wait_for
+from tests.browser.test_play import (
+    _buttons,
+    _click,
+    _create,
+    _events,
+    _join,
+    _no_failure,
+    _open,
+    _status,
+)
+
+pytest.importorskip("selenium")
+from selenium.webdriver.common.by import By
+
+PHONE = (390, 844)
+# Every status the page shows, with the result shown beside it at that moment (one draw).
+RECORD = """
+window.said = [];
+const note = () => {
+  const result = document.getElementById('result');
+  const headline = result.hidden ? '' : document.getElementById('result-headline').textContent;
+  window.said.push([document.getElementById('status').textContent, headline]);
+};
+new MutationObserver(note).observe(document.getElementById('status'),
+  {childList: true, characterData: true, subtree: true});
+note();
+"""
+
+
+def _said(driver: Any) -> list[tuple[str, str]]:
+    return [tuple(pair) for pair in driver.execute_script("return window.said;")]
+
+
+def _dealt_without_result(driver: Any) -> list[tuple[str, str]]:
+    """Each moment the page offered the next deal while the round just over was not told."""
+    found = []
+    for status, headline in _said(driver):
+        if "Deal the next one" in status:
+            number = status.split(" ", 2)[1]  # "Round N is over. Deal the next one."
+            if f"Round {number}" not in headline:
+                found.append((status, headline))
+    return found
+
+
+def _notice(driver: Any) -> str:
+    notice = driver.find_element(By.ID, "notice")
+    return str(notice.text) if notice.is_displayed() else ""
+
+
+def _timeout_shown(driver: Any) -> bool:
+    return bool(driver.find_element(By.ID, "timeout-note").is_displayed())
+
+
+def _totals(driver: Any) -> list[str]:
+    return [str(t.text) for t in driver.find_elements(By.CSS_SELECTOR, "#felt .total")]
+
+
+def _stand_until_over(pages: list[Any]) -> None:
+    """Each seat stands in its turn until the round is over on the first page."""
+
+    def over(_: Any) -> bool:
+        for page in pages:
+            _click(page, "stand")
+        return "is over" in _status(pages[0]) and "Deal the next one" in _status(pages[0])
+
+    wait_for(pages[0], over, 30)
+
+
+def _round_told(status: str) -> bool:
+    return "Deal the next one" in status or "match is over" in status
+
+
+def _mover(pages: list[Any]) -> Any:
+    return wait_for(pages[0], lambda _: next((p for p in pages if "stand" in _buttons(p)), None))
+
+
+def test_a_round_ended_by_timeouts_is_told_before_the_next_deal_is_offered(
+    browsers: Callable[[], Any], tmp_path: Path
+) -> None:
+    """A read applies the passed deadlines in memory; the sweeper logs them later (here, when
+    the test sweeps). Until the page has checked the round's end it says so and offers no
+    Deal; the result comes with the offer, never after it."""
+    with serve_live(tmp_path) as server:  # no sweeper: the test logs the timeouts itself
+        a, b = browsers(), browsers()
+        _open(a, server)
+        table_id = _create(a, "toto21", target="2", move_seconds="5", seed_seconds="5")
+        _join(b, server, table_id)
+        wait_for(a, lambda d: _click(d, "joiner_accepted"))
+        wait_for(a, lambda d: _click(d, "open_round"))
+        player = _mover([a, b])  # the player stands; the dealer does not move
+        for page in (a, b):
+            page.execute_script(RECORD)
+        wait_for(player, lambda d: _click(d, "stand"))
+        # The dealer's deadline passes: the views show the round over, the log does not have
+        # it yet (a view applies one passed deadline; the next one it makes is not passed).
+        for page in (a, b):
+            wait_for(page, lambda d: "Round 1 is over" in _status(d), 30)
+        assert not [e for e in _events(server, table_id) if e["type"] == "move_timeout"]
+        for page in (a, b):
+            assert "logging how it ended" in _status(page), _status(page)
+            assert "open_round" not in _buttons(page)
+            assert not page.find_element(By.ID, "result").is_displayed()
+        screenshot(a, tmp_path, "ending-logged-soon")
+        assert server.service.sweep() == 1
+        for page in (a, b):
+            wait_for(page, lambda d: "Deal the next one" in _status(d))
+            headline = page.find_element(By.ID, "result-headline").text
+            assert headline.startswith("Round 1:"), headline
+            note = page.find_element(By.ID, "timeout-note")
+            assert note.is_displayed() and note.get_attribute("data-type") == "move_timeout"
+            assert not _dealt_without_result(page), _dealt_without_result(page)
+            _no_failure(page)
+            assert_clean_console(page)
+        assert "open_round" in _buttons(a)
+        screenshot(a, tmp_path, "ending-told")
+
+
+def _own_total(driver: Any) -> int | None:
+    """The total of the cards this page's seat sees, on its own hand (on its turn)."""
+    lines = driver.find_elements(By.CSS_SELECTOR, ".seat-area.on-turn .total")
+    totals = [line.text for line in lines if line.text.startswith("Cards you see: ")]
+    return int(totals[0].rsplit(" ", 1)[-1]) if totals else None
