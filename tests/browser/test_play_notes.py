@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.api.conftest import Server
 from tests.browser.conftest import assert_clean_console, screenshot, serve_live, wait_for
 from tests.browser.test_play import (
     _buttons,
@@ -126,6 +127,68 @@ def test_a_round_ended_by_timeouts_is_told_before_the_next_deal_is_offered(
             assert_clean_console(page)
         assert "open_round" in _buttons(a)
         screenshot(a, tmp_path, "ending-told")
+
+
+def test_a_resume_note_goes_once_the_next_round_opens(
+    live_server: Server, browsers: Callable[[], Any], tmp_path: Path
+) -> None:
+    """A seat resumed after a reload is told so, and the note stays while it is the news;
+    once the next round opens it is gone (it was kept until the seat's next click)."""
+    a, b = browsers(), browsers()
+    _open(a, live_server)
+    table_id = _create(a, "toto21", target="4", move_seconds="120", seed_seconds="60")
+    _join(b, live_server, table_id)
+    wait_for(a, lambda d: _click(d, "joiner_accepted"))
+    wait_for(a, lambda d: _click(d, "open_round"))
+    _stand_until_over([a, b])
+    b.refresh()
+    resumed = wait_for(b, lambda d: "resumed" in _notice(d) and _notice(d))
+    assert "Seat 1 resumed" in resumed, resumed
+    wait_for(b, lambda d: "Deal the next one" in _status(d))
+    assert "resumed" in _notice(b)  # still true: nothing has happened since
+    screenshot(b, tmp_path, "resumed")
+    wait_for(a, lambda d: _click(d, "open_round"))
+    wait_for(b, lambda d: "move" in _status(d) and "Round 1" not in _status(d), 30)
+    assert not _notice(b), _notice(b)
+    screenshot(b, tmp_path, "resumed-next-round")
+    for page in (a, b):
+        _no_failure(page)
+        assert_clean_console(page)
+
+
+def test_a_timeout_note_is_of_its_table_and_each_result_comes_with_the_deal_offer(
+    browsers: Callable[[], Any], tmp_path: Path
+) -> None:
+    """With the sweeper logging the timeouts, a match nobody moves in is played to its end:
+    every round's result is on the page whenever the next deal is offered; the last round's
+    timeout note is of that table, and goes with a rematch (a new table)."""
+    with serve_live(tmp_path, sweep_interval_s=1) as server:
+        a, b = browsers(), browsers()
+        _open(a, server)
+        table_id = _create(a, "toto21", target="2", move_seconds="5", seed_seconds="5")
+        _join(b, server, table_id)
+        wait_for(a, lambda d: _click(d, "joiner_accepted"))
+        for page in (a, b):
+            wait_for(page, lambda d: "open_round" in _buttons(d))
+            page.execute_script(RECORD)
+        for _ in range(6):
+            if "match is over" in _status(a):
+                break
+            wait_for(a, lambda d: _click(d, "open_round") or "match is over" in _status(d))
+            wait_for(a, lambda d: "Move due" in d.find_element(By.ID, "timers").text)
+            wait_for(a, lambda d: _round_told(_status(d)), 30)
+        wait_for(a, lambda d: "match is over" in _status(d))
+        for page in (a, b):
+            assert not _dealt_without_result(page), _dealt_without_result(page)
+            wait_for(page, lambda d: "The match is over" in d.find_element(By.ID, "result").text)
+            assert _timeout_shown(page)
+        wait_for(a, lambda d: d.find_element(By.ID, "rematch").is_displayed())
+        a.find_element(By.ID, "rematch").click()
+        wait_for(a, lambda d: d.find_element(By.ID, "table-id").text not in ("", table_id))
+        wait_for(a, lambda d: "Waiting for a second player" in _status(d))
+        assert not _timeout_shown(a), a.find_element(By.ID, "timeout-note").text
+        _no_failure(a)
+        assert_clean_console(a)
 
 
 def _own_total(driver: Any) -> int | None:

@@ -30,7 +30,7 @@ const HELD = "fairdeal.held-seat";
 const KEPT_TEXT = "(non-extractable) and its token are kept in this browser (IndexedDB) for this site: a reload resumes the seat; clearing the site's data or another browser cannot.";
 const MEMORY_TEXT = "(non-extractable) and its token are held in this tab's memory only: this browser could not keep them, so reloading or closing this tab loses the seat.";
 const $ = (id) => document.getElementById(id);
-const state = { keySet: null, seat: null, chain: null, tableId: null, reply: null, told: null, failed: false, busy: Promise.resolve(), timer: null, ending: null };
+const state = { keySet: null, seat: null, chain: null, tableId: null, reply: null, told: null, failed: false, busy: Promise.resolve(), timer: null, ending: null, noticeScope: null };
 
 // One thing at a time: a poll and a click never interleave on the chain.
 function serially(task) {
@@ -71,12 +71,25 @@ function fail(error) {
 /** A line for the player in plain words; ``code``, the service's error code if any, kept
  * in small print and in data-code (tests and support read it there). */
 function notify(text, warn = false, code = null) {
+  state.noticeScope = null;
   const notice = $("notice");
   notice.replaceChildren(text, ...(text && code ? [" ", h("small", { class: "notice-code" }, `(${code})`)] : []));
   notice.classList.toggle("notice-warn", warn);
   if (text && code) notice.dataset.code = code;
   else delete notice.dataset.code;
   notice.hidden = !text;
+}
+
+/** A notice true of one moment of the table (a seat just resumed, the other player dealt
+ * first): taken down once the round it was said in ends, or another opens. */
+function notifyWhile(text, view) {
+  notify(text);
+  state.noticeScope = roundState(view);
+}
+
+function roundState(view) {
+  const round = view?.round;
+  return round ? `${round.id}:${round.revealed ? "over" : "in play"}` : "none";
 }
 
 async function pinKeys() {
@@ -102,28 +115,47 @@ function chainFor(tableId) {
     const item = h("li", {}, h("code", {}, `#${e.seq}`), ` ${e.type} `, h("span", { class: "actor" }, e.actor), " ✓");
     $("event-log").prepend(item);
     while ($("event-log").children.length > 300) $("event-log").lastChild.remove();
-    noteTimeout(e);
+    noteTimeout(e, chain.blind.blind);
   });
   return chain;
 }
 
-// A timeout the server logged stays in view (until the next round opens), with its seq.
-function noteTimeout(e) {
+// A timeout the server logged stays in view, with its seq, while its round is the table's
+// last (until the next round opens); it is of its table and its round only (draw takes it
+// down when the view has moved on: another round, or another table after a rematch).
+function noteTimeout(e, blind) {
   const note = $("timeout-note");
-  const text = timeoutText(e);
+  const text = timeoutText(e, blind);
   if (e.type === "round_opened") note.hidden = true;
   if (!text) return;
   note.replaceChildren(h("strong", {}, "Timeout: "), `${text} (event #${e.seq} ${e.type}, checked ✓)`);
   note.dataset.type = e.type;
+  note.dataset.table = e.table;
+  note.dataset.round = e.round ?? "";
   note.hidden = false;
 }
 
-function timeoutText(e) {
+function timeoutText(e, blind) {
   const seats = (list) => list.map((s) => `seat ${s}`).join(", ");
   if (e.type === "move_timeout") return `Seat ${e.data.seat} did not move in time: the server moved for it as the rules say.`;
+  if (e.type === "seed_timeout" && blind) return `Seeds and round keys were missing at the deadline${e.data.seats?.length ? ` (${seats(e.data.seats)})` : ""}: the round is void.`;
   if (e.type === "seed_timeout") return `Seeds were missing at the deadline${e.data.seats?.length ? ` (${seats(e.data.seats)})` : ""}: the server went on without them.`;
+  // A dealer-blind seat's browser that did not answer (SPEC 15.13.5.4, 15.13.6.4, 15.13.7.5):
+  // one seat loses the round, both void it.
+  if (e.type === "shuffle_timeout") return `Seat ${e.data.seat}'s browser did not shuffle in time: the round is void.`;
+  const [owed, gave] = { shares_timeout: ["open the cards", "opened the cards"], keys_timeout: ["give its key", "gave its key"] }[e.type] ?? [];
+  if (owed && e.data.seats?.length === 1) return `Seat ${e.data.seats[0]}'s browser did not ${owed} in time: it loses the round.`;
+  if (owed) return `Neither seat's browser ${gave} in time: the round is void.`;
   if (e.type === "game_time_up") return "The game's time is up: the match ends on points.";
   return null;
+}
+
+/** The timeout note taken down once the view is past its round (or of another table). */
+function dropStaleTimeout(reply) {
+  const note = $("timeout-note");
+  if (note.hidden) return;
+  const round = note.dataset.round;
+  if (note.dataset.table !== state.tableId || (round && round !== reply.view.round?.id)) note.hidden = true;
 }
 
 function options(form) {
@@ -332,6 +364,8 @@ function draw(reply) {
   const ending = endingState(reply);
   const said = endingText(reply, ending) ?? blindStatus(reply.view, state.seat ? reply.seat : null, lost) ?? status;
   if ($("status").textContent !== said) $("status").textContent = said;
+  if (state.noticeScope !== null && state.noticeScope !== roundState(reply.view)) notify("");
+  dropStaleTimeout(reply);
   drawBlindNote(reply);
   drawResults(reply);
   // The moves are drawn again only when they change, so a button never moves under a click.
@@ -452,9 +486,10 @@ async function deal(seat) {
     return await seat.openRound();
   } catch (e) {
     if (!(e instanceof ApiError) || e.status !== 409) throw e;
-    const round = (await look())?.view?.round;
+    const view = (await look())?.view;
+    const round = view?.round;
     if (!round || round.revealed) throw e;
-    notify(`The other player dealt first: round ${round.number} is open.`);
+    notifyWhile(`The other player dealt first: round ${round.number} is open.`, view);
     return null;
   }
 }
@@ -579,7 +614,7 @@ async function resume(kept) {
     return notify(`Your seat ${kept.seat} at table ${kept.table} is open in another tab of this browser: play it there (here you may watch the table).`, true);
   }
   await seated(seat);
-  if (state.seat === seat) notify(`Seat ${seat.seat} resumed: this browser kept its key and token, and ${seat.chain.checked} events were checked again.`);
+  if (state.seat === seat) notifyWhile(`Seat ${seat.seat} resumed: this browser kept its key and token, and ${seat.chain.checked} events were checked again.`, state.reply?.view);
 }
 
 function heldBefore() {
