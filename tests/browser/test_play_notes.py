@@ -129,6 +129,31 @@ def test_a_round_ended_by_timeouts_is_told_before_the_next_deal_is_offered(
         screenshot(a, tmp_path, "ending-told")
 
 
+def test_a_watcher_s_totals_are_of_the_face_up_cards(
+    live_server: Server, browsers: Callable[[], Any], tmp_path: Path
+) -> None:
+    """A watcher sees the face-up cards only: its totals say so, not "Cards you see"."""
+    a, b, c = browsers(), browsers(), browsers()
+    _open(a, live_server)
+    table_id = _create(a, "toto21", target="4", move_seconds="120", seed_seconds="60")
+    _join(b, live_server, table_id)
+    wait_for(a, lambda d: _click(d, "joiner_accepted"))
+    wait_for(a, lambda d: _click(d, "open_round"))
+    _mover([a, b])
+    c.get(f"{live_server.url}/?table={table_id}")
+    wait_for(c, lambda d: d.find_element(By.ID, "watch").is_displayed())
+    c.find_element(By.ID, "watch").click()
+    wait_for(c, lambda d: "watching" in d.find_element(By.ID, "seat-name").text)
+    totals = wait_for(c, _totals)
+    assert totals and all(t.startswith("Face-up cards total: ") for t in totals), totals
+    screenshot(c, tmp_path, "watcher-face-up")
+    for page in (a, b):  # a seat's own page names what it sees
+        assert any(t.startswith("Cards you see: ") for t in wait_for(page, _totals))
+    for page in (a, b, c):
+        _no_failure(page)
+        assert_clean_console(page)
+
+
 def test_a_resume_note_goes_once_the_next_round_opens(
     live_server: Server, browsers: Callable[[], Any], tmp_path: Path
 ) -> None:

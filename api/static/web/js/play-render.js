@@ -103,7 +103,8 @@ function totoFelt(view, you) {
     });
     // In play the blind card counts for nobody; once shown (the showdown) it counts in full.
     const known = mine.filter((c) => c.card && (c.face !== "blind" || round.revealed)).map((c) => c.card);
-    const label = round.revealed ? "Total" : "Cards you see";
+    // A watcher sees the face-up cards only; a seat, its own cards and the other's face-up ones.
+    const label = round.revealed ? "Total" : you === null || you === undefined ? "Face-up cards total" : "Cards you see";
     const extra = known.length ? [h("p", { class: "total" }, `${label}: ${totoTotal(known)}`)] : [];
     if (!round.revealed && mine.some((c) => c.face === "blind")) {
       extra.push(h("p", { class: "total blind-note" }, "The blue-edged card is the blind card: nobody sees it until the showdown."));
@@ -166,7 +167,7 @@ function kvFelt(view, you) {
     const status = hd.seat === round.banker ? "" : STATUS[hd.status] ?? hd.status; // the banker's hand has no bet of its own
     const said = [status, hd.bet ? `bet ${hd.bet}` : "", hd.elvaroon ? `Elvaroon${guarded}` : ""].filter(Boolean).join(", ");
     const facts = h("p", { class: "total" }, said, ...burned);
-    const counted = known.length ? [h("p", { class: "total" }, `${kvTotalLabel(known.length === hd.cards.length, hd.seat === you)}: ${kvitlachBest(known)}`)] : [];
+    const counted = known.length ? [h("p", { class: "total" }, `${kvTotalLabel(known.length === hd.cards.length, hd.seat === you, you === null || you === undefined)}: ${kvitlachBest(known)}`)] : [];
     return h("div", { class: `seat-area${turn ? " on-turn" : ""}` },
       hand(`${seatName(hd.seat, you)}${role}${turn ? " — to move" : ""}`, cards, [...counted, facts]));
   });
@@ -175,8 +176,8 @@ function kvFelt(view, you) {
 // A hand's status in words (SPEC 12.11's ``status``).
 const STATUS = { waiting: "waiting for its turn", playing: "playing", open: "standing, bet open", out: "out of the round", won: "won", lost: "lost", skipped: "skipped: the bank is covered" };
 
-function kvTotalLabel(whole, yours) {
-  if (!whole) return "Cards you see";
+function kvTotalLabel(whole, yours, watching) {
+  if (!whole) return watching ? "Face-up cards total" : "Cards you see";
   return yours ? "Your total" : "Total";
 }
 
