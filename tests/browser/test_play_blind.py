@@ -42,10 +42,10 @@ WORKER_LOADED = (
 WAITING = ("Shuffling", "Waiting for seat", "Opening the cards", "Showdown")
 
 
-def _create_blind(driver: Any, seed_seconds: str = "60") -> str:
+def _create_blind(driver: Any, seed_seconds: str = "60", target: str = "2") -> str:
     form = driver.find_element(By.ID, "create-form")
     form.find_element(By.CSS_SELECTOR, "input[name=game][value=toto21]").click()
-    Select(form.find_element(By.NAME, "target")).select_by_value("2")
+    Select(form.find_element(By.NAME, "target")).select_by_value(target)
     for name, value in (("move_seconds", "120"), ("seed_seconds", seed_seconds)):
         field = form.find_element(By.NAME, name)
         field.clear()

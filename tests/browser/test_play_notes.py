@@ -14,6 +14,7 @@ from tests.api.conftest import Server
 from tests.browser.conftest import assert_clean_console, screenshot, serve_live, wait_for
 from tests.browser.test_play import (
     _buttons,
+    _checked,
     _click,
     _create,
     _events,
@@ -221,3 +222,103 @@ def _own_total(driver: Any) -> int | None:
     lines = driver.find_elements(By.CSS_SELECTOR, ".seat-area.on-turn .total")
     totals = [line.text for line in lines if line.text.startswith("Cards you see: ")]
     return int(totals[0].rsplit(" ", 1)[-1]) if totals else None
+
+
+def test_a_dealer_over_21_is_told_it_is_bust_and_the_player_is_not(
+    live_server: Server, browsers: Callable[[], Any], tmp_path: Path
+) -> None:
+    """The player stands; the dealer draws until the cards it sees reach 21. Over 21, its own
+    page says it is bust; the player's page says nothing of the dealer's hidden cards."""
+    a, b = browsers(), browsers()
+    _open(a, live_server)
+    table_id = _create(a, "toto21", target="10", move_seconds="120", seed_seconds="60")
+    _join(b, live_server, table_id)
+    wait_for(a, lambda d: _click(d, "joiner_accepted"))
+    pages = [a, b]
+    for _ in range(8):
+        wait_for(a, lambda d: _click(d, "open_round"))
+        player = _mover(pages)
+        dealer = b if player is a else a
+        wait_for(player, lambda d: _click(d, "stand"))
+        wait_for(dealer, lambda d: "hit" in _buttons(d) or "stand" in _buttons(d))
+        while (total := wait_for(dealer, _own_total)) < 21:
+            assert not dealer.find_elements(By.CSS_SELECTOR, "#felt .bust")
+            before = _checked(dealer)
+            wait_for(dealer, lambda d: _click(d, "hit"))
+            wait_for(dealer, lambda d, n=before: _checked(d) > n and _own_total(d) is not None)
+        if total > 21:
+            break
+        wait_for(dealer, lambda d: _click(d, "stand"))
+        wait_for(a, lambda d: "Deal the next one" in _status(d), 30)
+    else:
+        pytest.fail("the dealer never went over 21 in 8 rounds")
+    bust = dealer.find_element(By.CSS_SELECTOR, ".seat-area.on-turn .bust").text
+    assert f"Bust: your cards total {total}, over 21" in bust, bust
+    wait_for(player, lambda d: _checked(d) >= _checked(dealer))
+    assert not player.find_elements(By.CSS_SELECTOR, "#felt .bust")
+    # On the player's page the dealer's hand counts its up-card only.
+    seen = [t.text for t in player.find_elements(By.CSS_SELECTOR, ".seat-area.on-turn .total")]
+    assert len(seen) == 1 and int(seen[0].rsplit(" ", 1)[-1]) <= 11, seen
+    screenshot(dealer, tmp_path, "dealer-bust")
+    dealer.set_window_size(*PHONE)
+    screenshot(dealer, tmp_path, "dealer-bust-phone")
+    for page in pages:
+        _no_failure(page)
+        assert_clean_console(page)
+
+
+def test_a_blind_dealer_over_21_is_told_it_is_bust_on_its_page_alone(
+    live_server: Server, browsers: Callable[[], Any], tmp_path: Path
+) -> None:
+    """At a dealer-blind table the service sees no card: the dealer's page opens its own cards
+    (SPEC 11.4 step 7: the dealer sees all its own) and says it is bust over 21; the player's
+    page, which sees the dealer's up-card only until the showdown, says nothing of it."""
+    from tests.browser.test_play_blind import CRYPTO_WAIT_S, _create_blind, _private_cards
+
+    a, b = browsers(), browsers()
+    _open(a, live_server)
+    _create_blind(a, target="10")
+    table_id = a.find_element(By.ID, "table-id").text
+    _join(b, live_server, table_id)
+    wait_for(a, lambda d: _click(d, "joiner_accepted"))
+    pages = [a, b]
+    for _ in range(6):
+        wait_for(a, lambda d: _click(d, "open_round"), CRYPTO_WAIT_S)
+        player = wait_for(
+            a, lambda _: next((p for p in pages if "stand" in _buttons(p)), None), CRYPTO_WAIT_S
+        )
+        dealer = b if player is a else a
+        wait_for(player, lambda d: _click(d, "stand"))
+        wait_for(dealer, lambda d: "stand" in _buttons(d), CRYPTO_WAIT_S)
+        while (total := wait_for(dealer, _own_total)) < 21:
+            assert not dealer.find_elements(By.CSS_SELECTOR, "#felt .bust")
+            held = len(_private_cards(dealer))
+            wait_for(dealer, lambda d: _click(d, "hit"))
+            wait_for(
+                dealer,
+                lambda d, n=held: len(_private_cards(d)) > n and "stand" in _buttons(d),
+                CRYPTO_WAIT_S,
+            )
+        if total > 21:
+            break
+        wait_for(dealer, lambda d: _click(d, "stand"))
+        wait_for(a, lambda d: "Deal the next one" in _status(d), CRYPTO_WAIT_S)
+    else:
+        pytest.fail("the dealer never went over 21 in 6 rounds")
+    bust = dealer.find_element(By.CSS_SELECTOR, ".seat-area.on-turn .bust").text
+    assert f"Bust: your cards total {total}, over 21" in bust, bust
+    assert "hit" not in _buttons(dealer)
+    wait_for(player, lambda d: _checked(d) >= _checked(dealer), CRYPTO_WAIT_S)
+    assert not player.find_elements(By.CSS_SELECTOR, "#felt .bust")
+    seen = [t.text for t in player.find_elements(By.CSS_SELECTOR, ".seat-area.on-turn .total")]
+    assert len(seen) == 1 and int(seen[0].rsplit(" ", 1)[-1]) <= 11, seen  # the up-card only
+    dealer.execute_script("document.getElementById('felt').scrollIntoView()")
+    screenshot(dealer, tmp_path, "blind-dealer-bust")
+    player.execute_script("document.getElementById('felt').scrollIntoView()")
+    screenshot(player, tmp_path, "blind-player-while-dealer-bust")
+    dealer.set_window_size(*PHONE)
+    dealer.execute_script("document.getElementById('felt').scrollIntoView()")
+    screenshot(dealer, tmp_path, "blind-dealer-bust-phone")
+    for page in pages:
+        _no_failure(page)
+        assert_clean_console(page)

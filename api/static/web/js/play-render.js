@@ -105,7 +105,13 @@ function totoFelt(view, you) {
     const known = mine.filter((c) => c.card && (c.face !== "blind" || round.revealed)).map((c) => c.card);
     // A watcher sees the face-up cards only; a seat, its own cards and the other's face-up ones.
     const label = round.revealed ? "Total" : you === null || you === undefined ? "Face-up cards total" : "Cards you see";
-    const extra = known.length ? [h("p", { class: "total" }, `${label}: ${totoTotal(known)}`)] : [];
+    const total = known.length ? totoTotal(known) : 0;
+    const extra = known.length ? [h("p", { class: "total" }, `${label}: ${total}`)] : [];
+    // Told to the seat alone, of its own cards (11.4 steps 6-7: the dealer sees all its own; the
+    // player's blind card can only add): over 21 is bust, whatever the round's showdown shows.
+    if (seat === you && !round.revealed && total > 21) {
+      extra.push(h("p", { class: "total bust" }, `Bust: your cards total ${total}, over 21. You lose this round unless the other seat is over 21 too (then nobody scores).`));
+    }
     if (!round.revealed && mine.some((c) => c.face === "blind")) {
       extra.push(h("p", { class: "total blind-note" }, "The blue-edged card is the blind card: nobody sees it until the showdown."));
     }
