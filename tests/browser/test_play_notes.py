@@ -267,6 +267,37 @@ def test_a_dealer_over_21_is_told_it_is_bust_and_the_player_is_not(
         assert_clean_console(page)
 
 
+def test_on_a_phone_the_move_bar_is_one_row_in_view(
+    live_server: Server, browsers: Callable[[], Any], tmp_path: Path
+) -> None:
+    """The player's first moves (hit, blind card, stand) side by side in a strip at the
+    screen's foot, in view with the page at its top."""
+    a, b = browsers(), browsers()
+    _open(a, live_server)
+    table_id = _create(a, "toto21", target="4", move_seconds="120", seed_seconds="60")
+    _join(b, live_server, table_id)
+    wait_for(a, lambda d: _click(d, "joiner_accepted"))
+    wait_for(a, lambda d: _click(d, "open_round"))
+    player = _mover([a, b])
+    assert {"hit", "blind", "stand"} <= set(_buttons(player))
+    player.set_window_size(*PHONE)
+    player.execute_script("window.scrollTo(0, 0)")
+    top, bottom, height, tops = player.execute_script(
+        "const r = document.getElementById('actions').getBoundingClientRect();"
+        "const tops = [...document.querySelectorAll('#actions button')]"
+        ".map((b) => b.getBoundingClientRect().top);"
+        "return [r.top, r.bottom, innerHeight, tops];"
+    )
+    assert top < height and bottom <= height + 1, (top, bottom, height)
+    print(f"move bar: {bottom - top:.0f} of {height} px")
+    assert bottom - top <= 0.2 * height, (bottom - top, height)
+    assert max(tops) - min(tops) < 2, tops  # one row
+    screenshot(player, tmp_path, "move-bar-phone")
+    player.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    screenshot(player, tmp_path, "move-bar-phone-foot")
+    _no_failure(player)
+
+
 def test_a_blind_dealer_over_21_is_told_it_is_bust_on_its_page_alone(
     live_server: Server, browsers: Callable[[], Any], tmp_path: Path
 ) -> None:
