@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairdeal import compact as cf
+from fairdeal.blind import shuffle as tw
 from fairdeal.bundle import COMPACT, FORMAT, LogEntry, make_bundle, signed_events
 from fairdeal.compact import NotCompactError
 from fairdeal.events import event_hash
@@ -232,6 +233,19 @@ def test_a_member_written_where_it_could_be_left_out_is_read_as_written(
 
 
 # --- the packing, exactly ------------------------------------------------------------------
+
+
+def test_the_packed_layout_is_the_proofs_members_with_its_arrays() -> None:
+    """The layout is SPEC 15.11.6's table; the proof's reader names the same members, and an
+    array is one of N values there too."""
+    assert [name for name, _ in cf.PROOF_LAYOUT] == [
+        "c", "c_hat", "t1", "t2", "t3", "t41", "t42", "t_hat", "s1", "s2", "s3", "s4",
+        "s_hat", "s_prime",
+    ]  # fmt: skip
+    assert {name for name, _ in cf.PROOF_LAYOUT} == tw.MEMBERS
+    arrays = {name for name, is_array in cf.PROOF_LAYOUT if is_array}
+    assert arrays == {"c", "c_hat", "t_hat", "s_hat", "s_prime"}
+
 
 _HEX = st.binary(min_size=32, max_size=32).map(bytes.hex)
 

@@ -7,11 +7,13 @@ party owes (``SeatClient.answer_pending``), and a strategy chooses each move fro
 seat itself can see (its own, opened with ``own_cards``, and the up-card).
 """
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from fairdeal.api.client import FairdealClient, SeatClient
+from fairdeal.bundle import COMPACT
 from fairdeal.games.toto21 import hands
 from fairdeal.games.toto21.state import State
 from fairdeal.protocol import CARD_OPENED, DECK_SHUFFLED, KEYS_DUE, ROUND_KEY
@@ -146,6 +148,10 @@ def test_two_sdk_seats_play_a_blind_match_to_its_end_and_every_round_verifies(
         report = verify_bundle(bundle, trust)
         assert report.verdict == "valid", [f.code for f in report.findings]
         assert bundle["round_id"] == round_id
+        # served compact (SPEC 13.1.1): the signed events without their hashes, steps packed
+        assert bundle["format"] == COMPACT
+        assert len(json.dumps(bundle, separators=(",", ":"))) < 100_000
+        assert all("hash" not in e for e in bundle["events"])
     # each seat's answers are in the chain, signed: a step each, and a key each at a showdown
     events = creator.client.log(match.table_id)
     assert events.head.version == 3
