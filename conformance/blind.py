@@ -300,6 +300,11 @@ def _first_without_key_id(events: Events) -> None:
     del events[0]["key_id"]
 
 
+def _inherited_table_too_long(events: Events) -> None:
+    """A table no id can be, which every later event would inherit: not turned."""
+    events[0]["table"] = "t" * 65
+
+
 def _add_compact(suite: "Suite", valid: Bundle, stacked: Bundle) -> None:
     """The valid round and a forged one as served, then an outsider's edits of the file."""
     served = _compact(valid)
@@ -311,8 +316,8 @@ def _add_compact(suite: "Suite", valid: Bundle, stacked: Bundle) -> None:
         ("v3-toto21-compact-labelled-second", "a compact bundle labelled fairdeal-bundle/2",
          {**served, "format": FORMAT}, ("schema.event",)),
         ("v3-toto21-second-labelled-compact", "a second-format bundle labelled "
-         "fairdeal-bundle/3: its signed events are read as they stand", {**valid, "format": COMPACT},
-         ()),
+         "fairdeal-bundle/3: its signed events are read as they stand",
+         {**valid, "format": COMPACT}, ()),
     ):  # fmt: skip
         suite.case(id_, f"version 3, toto21: {what}", suite.bundle(id_, bundle), *promised)
     edits: list[tuple[str, str, Callable[[Events], None], tuple[str, ...]]] = [
@@ -327,6 +332,8 @@ def _add_compact(suite: "Suite", valid: Bundle, stacked: Bundle) -> None:
         ("hash-member", "a compact event with a hash", _hash_member, ("schema.event",)),
         ("first-without-key-id", "the first compact event without its key_id",
          _first_without_key_id, ("schema.event",)),
+        ("inherited-table-too-long", "the first compact event's table longer than an id",
+         _inherited_table_too_long, ("schema.event",)),
     ]  # fmt: skip
     for name, what, change, promised in edits:
         id_ = f"v3-toto21-compact-{name}"

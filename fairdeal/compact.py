@@ -13,8 +13,9 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from fairdeal.canonical import json_text
 from fairdeal.errors import EncodingError
-from fairdeal.events import event_hash
+from fairdeal.events import event_hash, has_shape
 from fairdeal.protocol import DECK_SHUFFLED
 
 # The members a compact event may leave out when they equal the event's before it.
@@ -45,7 +46,11 @@ def compact(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     first's, the ``INHERITED`` members equal to the event's before, a step packed. Raises
     ``NotCompactError`` unless a reader turns them back into exactly these events."""
     written = _written(events)
-    if expanded(written) != list(events):
+    try:  # compared as JSON text: 1, 1.0 and true are three values here, as in the log
+        same = json_text(expanded(written)) == json_text(list(events))
+    except (ValueError, TypeError) as e:
+        raise NotCompactError("these events are not JSON the log holds") from e
+    if not same:
         raise NotCompactError("these events are not their compact form's")
     return written
 
@@ -88,11 +93,15 @@ def _same(a: Any, b: Any) -> bool:
 
 def _turned(entry: Any, before: dict[str, Any] | None) -> dict[str, Any] | None:
     """One compact event as a signed event, or None: not an object of its members (a
-    member named twice included), a required one missing, or no canonical encoding."""
+    member named twice included), a required one missing, an inheritable one not of its
+    field's shape (so none carries a large value into every event after it), or no
+    canonical encoding."""
     if type(entry) is not dict or not _MEMBERS.issuperset(entry):
         return None
     required = _FIRST_REQUIRED if before is None else _REQUIRED
     if not required.issubset(entry) or (before is not None and "prev" in entry):
+        return None
+    if not all(has_shape(name, entry[name]) for name in INHERITED if name in entry):
         return None
     known = before or {}
     event = {name: entry[name] if name in entry else known[name] for name in _FIELDS}

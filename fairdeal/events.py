@@ -10,7 +10,7 @@ signature over the tagged hash.
 import hashlib
 import hmac
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -323,28 +323,31 @@ def _hex(value: Any, size: int) -> bytes | None:
     return raw if raw.hex() == value else None
 
 
+# SPEC 5.1's constraint on each field, in the order of its table, with the reason it fails
+_SHAPES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "version": (lambda v: type(v) is int and v in VERSIONS, "version must be 1, 2 or 3"),
+    "table": (lambda v: isinstance(v, str) and _ID.fullmatch(v) is not None, "bad table id"),
+    "round": (lambda v: v is None or is_id(v), "bad round id"),
+    "seq": (lambda v: type(v) is int and v >= 0, "seq must be a non-negative integer"),
+    "prev": (lambda v: _hex(v, 32) is not None, "prev must be 64 lowercase hex digits"),
+    "time": (lambda v: type(v) is int and v >= 0, "time must be a non-negative integer"),
+    "type": (lambda v: isinstance(v, str) and _TYPE.fullmatch(v) is not None, "bad event type"),
+    "actor": (lambda v: isinstance(v, str) and v in _ACTORS, "bad actor"),
+    "data": (lambda v: isinstance(v, dict), "data must be an object"),
+}
+
+
+def has_shape(field_name: str, value: Any) -> bool:
+    """Whether ``value`` meets SPEC 5.1's constraint on the event field ``field_name``, or
+    5.3's on a signed event's ``key_id``."""
+    if field_name == "key_id":
+        return isinstance(value, str) and _KEY_ID.fullmatch(value) is not None
+    return _SHAPES[field_name][0](value)
+
+
 def _check_shape(obj: dict[str, Any]) -> None:
     """SPEC 5.1's constraints on an event's fields, in the order of its table: the first
     that fails is raised. Each check runs once those before it passed."""
-    version, table, round_id, seq, prev, time, kind, actor, data = map(obj.get, _FIELDS)
-    if type(version) is not int or version not in VERSIONS:
-        reason = "version must be 1, 2 or 3"
-    elif not (isinstance(table, str) and _ID.fullmatch(table)):
-        reason = "bad table id"
-    elif not (round_id is None or (isinstance(round_id, str) and _ID.fullmatch(round_id))):
-        reason = "bad round id"
-    elif type(seq) is not int or seq < 0:
-        reason = "seq must be a non-negative integer"
-    elif _hex(prev, 32) is None:
-        reason = "prev must be 64 lowercase hex digits"
-    elif type(time) is not int or time < 0:
-        reason = "time must be a non-negative integer"
-    elif not (isinstance(kind, str) and _TYPE.fullmatch(kind)):
-        reason = "bad event type"
-    elif not (isinstance(actor, str) and actor in _ACTORS):
-        reason = "bad actor"
-    elif not isinstance(data, dict):
-        reason = "data must be an object"
-    else:
-        return
-    raise EventSchemaError(f"seq {seq!r}: {reason}")
+    for name, (holds, reason) in _SHAPES.items():
+        if not holds(obj.get(name)):
+            raise EventSchemaError(f"seq {obj.get('seq')!r}: {reason}")

@@ -216,6 +216,36 @@ def test_a_compact_event_of_another_shape_is_refused_with_every_one_after_it(
     assert verdict == "invalid" and "schema.event" in codes, name
 
 
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("table", "t" * 65), ("round", "r" * 1_000_000), ("version", 4), ("time", -1),
+     ("actor", "seat:100"), ("key_id", "AB" * 16), ("version", True)],
+)  # fmt: skip
+def test_a_member_later_events_inherit_is_turned_only_of_its_fields_shape(
+    blind: tuple[Bundle, Bundle], name: str, value: Any
+) -> None:
+    """A value every later event would inherit is bounded by its field's shape: a hostile
+    writer cannot make each of many small events carry (and the reader hash) a large one."""
+    small = blind[1]
+    small["events"][0][name] = value
+    small["events"][1:] = [
+        {"seq": seq, "type": "x", "data": {}, "signature": "00"} for seq in range(1, 2001)
+    ]
+    assert cf.expanded(small["events"]) == small["events"]  # nothing turned, nothing hashed
+    assert "schema.event" in _report(small)[1]
+
+
+def test_the_writer_compares_what_it_wrote_as_json_values() -> None:
+    """1 and true are equal in Python, not in the log: an event of data {"n": true} stating
+    the hash of {"n": 1} is not written compactly."""
+    first = _signed({"n": 1})
+    second = _signed({"n": True}, seq=1)
+    second["event"]["prev"] = first["hash"]
+    second["hash"] = _signed({"n": 1}, seq=1)["hash"]
+    with pytest.raises(NotCompactError):
+        cf.compact([first, second])
+
+
 def test_the_first_compact_event_must_name_everything(blind: tuple[Bundle, Bundle]) -> None:
     small = blind[1]
     del small["events"][0]["key_id"]

@@ -26,21 +26,31 @@ export function hasDuplicates(value) {
   return Object.values(value).some(hasDuplicates);
 }
 
+// SPEC 5.1's constraint on each field, in its table's order, with the reason it fails (events.py's
+// _SHAPES: 3 is the dealer-blind protocol, SPEC 15.13).
+const SHAPES = {
+  version: [(v) => isInt(v) && VERSIONS.includes(v), "version must be 1, 2 or 3"],
+  table: [(v) => typeof v === "string" && ID.test(v), "bad table id"],
+  round: [(v) => v === null || (typeof v === "string" && ID.test(v)), "bad round id"],
+  seq: [(v) => isInt(v) && v >= 0, "seq must be a non-negative integer"],
+  prev: [(v) => isHex(v, 64), "prev must be 64 lowercase hex digits"],
+  time: [(v) => isInt(v) && v >= 0, "time must be a non-negative integer"],
+  type: [(v) => typeof v === "string" && TYPE.test(v), "bad event type"],
+  actor: [(v) => typeof v === "string" && ACTOR.test(v), "bad actor"],
+  data: [isObject, "data must be an object"],
+};
+
+/** Whether ``value`` meets SPEC 5.1's constraint on the event field ``name``, or 5.3's on a
+ * signed event's key_id (events.py's has_shape). */
+export function hasShape(name, value) {
+  return name === "key_id" ? isHex(value, 32) : SHAPES[name][0](value);
+}
+
 /** SPEC 5.1's constraints in its table's order; the first that fails is thrown. */
 function checkShape(e) {
   const seq = e.seq;
-  let reason = null;
-  // events.py's VERSIONS: 3 is the dealer-blind protocol (SPEC 15.13); its reason is events.py's
-  if (!isInt(e.version) || !VERSIONS.includes(e.version)) reason = "version must be 1, 2 or 3";
-  else if (typeof e.table !== "string" || !ID.test(e.table)) reason = "bad table id";
-  else if (!(e.round === null || (typeof e.round === "string" && ID.test(e.round)))) reason = "bad round id";
-  else if (!isInt(seq) || seq < 0) reason = "seq must be a non-negative integer";
-  else if (!isHex(e.prev, 64)) reason = "prev must be 64 lowercase hex digits";
-  else if (!isInt(e.time) || e.time < 0) reason = "time must be a non-negative integer";
-  else if (typeof e.type !== "string" || !TYPE.test(e.type)) reason = "bad event type";
-  else if (typeof e.actor !== "string" || !ACTOR.test(e.actor)) reason = "bad actor";
-  else if (!isObject(e.data)) reason = "data must be an object";
-  if (reason) throw new SchemaError(`seq ${JSON.stringify(typeof seq === "bigint" ? String(seq) : seq) ?? "?"}: ${reason}`);
+  const failed = Object.entries(SHAPES).find(([name, [holds]]) => !holds(e[name]));
+  if (failed) throw new SchemaError(`seq ${JSON.stringify(typeof seq === "bigint" ? String(seq) : seq) ?? "?"}: ${failed[1][1]}`);
 }
 
 /** A signed event read (5.3, 5.1, 1.1): {signed, hash (hex, recomputed)}; throws. */

@@ -3,6 +3,7 @@
 // cannot turn is left as it stands (and every one after it), and the chain check refuses it.
 
 import { base64ToBytes, bytesToHex, concatBytes, utf8 } from "./bytes.js";
+import { hasShape } from "./chain.js";
 import { DUPLICATE, EncodingError, canonical } from "./canonical.js";
 import { sha256 } from "./crypto.js";
 import { DECK_SHUFFLED } from "./engine/protocol.js";
@@ -18,6 +19,8 @@ const PROOF_LAYOUT = [
   ["s_hat", true], ["s_prime", true],
 ]; // prettier-ignore
 const VALUE = 32; // bytes of an element or a scalar (SPEC 15.2)
+// The members a compact event may leave out when they equal the event's before it.
+const INHERITED = ["version", "table", "round", "time", "actor", "key_id"];
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** The bundle's events as signed events: the compact format's turned back, others' as they are. */
@@ -44,6 +47,9 @@ function turn(entry, before) {
   const required = before === null ? [...MEMBERS] : REQUIRED;
   if (!required.every((name) => Object.hasOwn(entry, name))) return null;
   if (before !== null && Object.hasOwn(entry, "prev")) return null;
+  // An inheritable member not of its field's shape (SPEC 5.1) is not turned: none carries a
+  // large value into every event after it.
+  if (!INHERITED.every((name) => !Object.hasOwn(entry, name) || hasShape(name, entry[name]))) return null;
   const known = before ?? {};
   const event = Object.fromEntries(FIELDS.map((name) => [name, Object.hasOwn(entry, name) ? entry[name] : known[name]]));
   if (entry.type === DECK_SHUFFLED) event.data = rebuilt(entry.data);
