@@ -252,7 +252,9 @@ def test_a_dealer_over_21_is_told_it_is_bust_and_the_player_is_not(
         wait_for(a, lambda d: "Deal the next one" in _status(d), 30)
     else:
         pytest.fail("the dealer never went over 21 in 8 rounds")
-    bust = dealer.find_element(By.CSS_SELECTOR, ".seat-area.on-turn .bust").text
+    bust = wait_for(
+        dealer, lambda d: d.find_element(By.CSS_SELECTOR, ".seat-area.on-turn .bust").text
+    )
     assert f"Bust: your cards total {total}, over 21" in bust, bust
     wait_for(player, lambda d: _checked(d) >= _checked(dealer))
     assert not player.find_elements(By.CSS_SELECTOR, "#felt .bust")
@@ -336,7 +338,9 @@ def test_a_blind_dealer_over_21_is_told_it_is_bust_on_its_page_alone(
         wait_for(a, lambda d: "Deal the next one" in _status(d), CRYPTO_WAIT_S)
     else:
         pytest.fail("the dealer never went over 21 in 6 rounds")
-    bust = dealer.find_element(By.CSS_SELECTOR, ".seat-area.on-turn .bust").text
+    bust = wait_for(
+        dealer, lambda d: d.find_element(By.CSS_SELECTOR, ".seat-area.on-turn .bust").text
+    )
     assert f"Bust: your cards total {total}, over 21" in bust, bust
     assert "hit" not in _buttons(dealer)
     wait_for(player, lambda d: _checked(d) >= _checked(dealer), CRYPTO_WAIT_S)
