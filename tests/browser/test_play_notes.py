@@ -62,12 +62,12 @@ def _notice(driver: Any) -> str:
     return str(notice.text) if notice.is_displayed() else ""
 
 
-def _timeout_shown(driver: Any) -> bool:
-    return bool(driver.find_element(By.ID, "timeout-note").is_displayed())
-
-
 def _totals(driver: Any) -> list[str]:
     return [str(t.text) for t in driver.find_elements(By.CSS_SELECTOR, "#felt .total")]
+
+
+def _timeout_shown(driver: Any) -> bool:
+    return bool(driver.find_element(By.ID, "timeout-note").is_displayed())
 
 
 def _stand_until_over(pages: list[Any]) -> None:
@@ -119,7 +119,7 @@ def test_a_round_ended_by_timeouts_is_told_before_the_next_deal_is_offered(
         assert server.service.sweep() == 1
         for page in (a, b):
             wait_for(page, lambda d: "Deal the next one" in _status(d))
-            headline = page.find_element(By.ID, "result-headline").text
+            headline = wait_for(page, lambda d: d.find_element(By.ID, "result-headline").text)
             assert headline.startswith("Round 1:"), headline
             note = page.find_element(By.ID, "timeout-note")
             assert note.is_displayed() and note.get_attribute("data-type") == "move_timeout"
@@ -182,6 +182,7 @@ def test_a_resume_note_goes_once_the_next_round_opens(
         assert_clean_console(page)
 
 
+@pytest.mark.ci  # a match played to its end: a long run, which CI adds
 def test_a_timeout_note_is_of_its_table_and_each_result_comes_with_the_deal_offer(
     browsers: Callable[[], Any], tmp_path: Path
 ) -> None:
@@ -259,7 +260,10 @@ def test_a_dealer_over_21_is_told_it_is_bust_and_the_player_is_not(
     wait_for(player, lambda d: _checked(d) >= _checked(dealer))
     assert not player.find_elements(By.CSS_SELECTOR, "#felt .bust")
     # On the player's page the dealer's hand counts its up-card only.
-    seen = [t.text for t in player.find_elements(By.CSS_SELECTOR, ".seat-area.on-turn .total")]
+    seen = wait_for(  # read in a wait: the page draws its felt again on every poll
+        player,
+        lambda d: [t.text for t in d.find_elements(By.CSS_SELECTOR, ".seat-area.on-turn .total")],
+    )
     assert len(seen) == 1 and int(seen[0].rsplit(" ", 1)[-1]) <= 11, seen
     screenshot(dealer, tmp_path, "dealer-bust")
     dealer.set_window_size(*PHONE)
@@ -300,6 +304,7 @@ def test_on_a_phone_the_move_bar_is_one_row_in_view(
     _no_failure(player)
 
 
+@pytest.mark.ci  # a match played to its end: a long run, which CI adds
 def test_a_blind_dealer_over_21_is_told_it_is_bust_on_its_page_alone(
     live_server: Server, browsers: Callable[[], Any], tmp_path: Path
 ) -> None:
@@ -345,7 +350,10 @@ def test_a_blind_dealer_over_21_is_told_it_is_bust_on_its_page_alone(
     assert "hit" not in _buttons(dealer)
     wait_for(player, lambda d: _checked(d) >= _checked(dealer), CRYPTO_WAIT_S)
     assert not player.find_elements(By.CSS_SELECTOR, "#felt .bust")
-    seen = [t.text for t in player.find_elements(By.CSS_SELECTOR, ".seat-area.on-turn .total")]
+    seen = wait_for(  # read in a wait: the page draws its felt again on every poll
+        player,
+        lambda d: [t.text for t in d.find_elements(By.CSS_SELECTOR, ".seat-area.on-turn .total")],
+    )
     assert len(seen) == 1 and int(seen[0].rsplit(" ", 1)[-1]) <= 11, seen  # the up-card only
     dealer.execute_script("document.getElementById('felt').scrollIntoView()")
     screenshot(dealer, tmp_path, "blind-dealer-bust")

@@ -15,7 +15,11 @@ HERE = Path(__file__).parent
 SUITE = HERE.parents[1] / "conformance"
 CASES: list[dict[str, Any]] = json.loads((SUITE / "manifest.json").read_text())["cases"]
 NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: no JS to run")
+pytestmark = [
+    pytest.mark.skipif(NODE is None, reason="node is not installed: no JS to run"),
+    # one xdist worker runs all of it: its module fixture checks every case once, not per worker
+    pytest.mark.xdist_group(__name__),
+]
 
 
 @pytest.fixture(scope="module")

@@ -58,6 +58,10 @@ def _as_a_user_runs_it(case: dict[str, Any]) -> Answer:
     return done.returncode, json.loads(done.stdout)
 
 
+# One xdist worker runs all of it: ``answers`` checks every case once, not once per worker.
+pytestmark = pytest.mark.xdist_group(__name__)
+
+
 @pytest.fixture(scope="module")
 def answers() -> dict[str, Answer]:
     with _in_the_suites_folder():

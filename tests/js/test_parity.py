@@ -20,7 +20,11 @@ from tests.verifier import corpus, helpers, signed
 
 HERE = Path(__file__).parent
 NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: no JS to run")
+pytestmark = [
+    pytest.mark.skipif(NODE is None, reason="node is not installed: no JS to run"),
+    # one xdist worker runs all of it: its module fixture checks every case once, not per worker
+    pytest.mark.xdist_group(__name__),
+]
 Bundle = dict[str, Any]
 
 

@@ -18,7 +18,11 @@ from fairdeal.verifier.inputs import Line
 from tests.js.test_parity import HERE, NODE
 from tests.verifier import corpus, helpers
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: no JS to run")
+pytestmark = [
+    pytest.mark.skipif(NODE is None, reason="node is not installed: no JS to run"),
+    # one xdist worker runs all of it: its module fixture checks every case once, not per worker
+    pytest.mark.xdist_group(__name__),
+]
 Bundle = dict[str, Any]
 ACROSS = {"log.order", "log.round_missing", "checkpoint.fork", "export.fork", "export.link"}
 

@@ -29,7 +29,11 @@ from tests.verifier.witnessed import (
     witnessed,
 )
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: no JS to run")
+pytestmark = [
+    pytest.mark.skipif(NODE is None, reason="node is not installed: no JS to run"),
+    # one xdist worker runs all of it: its module fixture checks every case once, not per worker
+    pytest.mark.xdist_group(__name__),
+]
 Bundle = dict[str, Any]
 WITNESS_CODES = {"witness.quorum", "witness.signature", "witness.time"}
 
