@@ -29,7 +29,7 @@ from fairdeal import table  # noqa: E402 - after the path is set
 from fairdeal.blind import group as blind_group  # noqa: E402
 from fairdeal.blind import shuffle  # noqa: E402
 from fairdeal.bundle import FORMAT, signed_events  # noqa: E402
-from fairdeal.games.toto21 import cipher, hands  # noqa: E402
+from fairdeal.games.toto21 import cipher  # noqa: E402
 from fairdeal.verifier import load_trust, verify_bundle  # noqa: E402
 from tests import blind_table  # noqa: E402
 from tests.verifier import helpers  # noqa: E402
@@ -82,26 +82,13 @@ def play(rounds: int) -> tuple[Timed, list[str], dict[str, list[float]]]:
     return t, played, figures
 
 
-# A long legal round: the player draws eight small cards to 20, the dealer eight to 20
-LONG = dict(
-    enumerate(
-        ["JS", "KS", "JH", "KH", "JD", "JC", "QS", "QH", "QD", "QC", "KD", "KC", "AS", "AH",
-         "AD", "AC"]
-    )
-)  # fmt: skip
-
-
-def to_twenty(seat: int, seen: list[str], legal: list[str]) -> str:
-    return "hit" if "hit" in legal and hands.total(seen) < 20 else "stand"
-
-
 def long_round() -> tuple[int, int, int]:
     """The cards dealt and the bundle's size (compact, in full) of the long round above (a
     deck the test arranges through the seats' own shuffles, as tests/blind_table.py does)."""
-    t = Timed("bench-long", {"target": 10}, strategy=to_twenty)
+    t = Timed("bench-long", {"target": 10}, strategy=blind_table.to_twenty)
     t.open_round()
     t.commit_and_reveal()
-    t.arrange(LONG)
+    t.arrange(blind_table.LONG)
     while t.step():
         pass
     bundle = bundles(t, [str(t.round_id)])[0]

@@ -69,6 +69,21 @@ def careful(seat: int, seen: list[str], legal: list[str]) -> str:
     return "hit" if total < 17 and "hit" in legal else "stand"
 
 
+def to_twenty(seat: int, seen: list[str], legal: list[str]) -> str:
+    """Draws until the cards it sees reach 20: with ``LONG`` arranged, a long round."""
+    return "hit" if "hit" in legal and hands.total(seen) < 20 else "stand"
+
+
+# A long legal round (``arrange`` it, and play it ``to_twenty``): the player draws eight small
+# cards to 20, the dealer eight to 20: 16 cards, near the most a round deals (SPEC 15.13.13).
+LONG = dict(
+    enumerate(
+        ["JS", "KS", "JH", "KH", "JD", "JC", "QS", "QH", "QD", "QC", "KD", "KC", "AS", "AH",
+         "AD", "AC"]
+    )
+)  # fmt: skip
+
+
 @dataclass
 class BlindTable:
     table_id: str = "blind-t"

@@ -19,31 +19,18 @@ from fairdeal.bundle import COMPACT, FORMAT, LogEntry, make_bundle, signed_event
 from fairdeal.compact import NotCompactError
 from fairdeal.events import event_hash
 from fairdeal.verifier import load_trust, verify_bundle
-from tests.blind_table import BlindTable
+from tests.blind_table import LONG, BlindTable, to_twenty
 from tests.verifier import helpers
 
 Bundle = dict[str, Any]
 ROOT = Path(__file__).resolve().parent.parent
-# Both seats draw small cards to 20: 16 cards, near the most a round can deal (SPEC 15.13.13)
-LONG = dict(
-    enumerate(
-        ["JS", "KS", "JH", "KH", "JD", "JC", "QS", "QH", "QD", "QC", "KD", "KC", "AS", "AH",
-         "AD", "AC"]
-    )
-)  # fmt: skip
-
-
-def _to_twenty(seat: int, seen: list[str], legal: list[str]) -> str:
-    from fairdeal.games.toto21 import hands
-
-    return "hit" if "hit" in legal and hands.total(seen) < 20 else "stand"
 
 
 @cache
 def _round(long: bool) -> tuple[Bundle, Bundle]:
     """One blind round's bundle from the table_state before it, in the second format and in
     the compact one."""
-    t = BlindTable("compact", seeded=True, **({"strategy": _to_twenty} if long else {}))
+    t = BlindTable("compact", seeded=True, **({"strategy": to_twenty} if long else {}))
     t.open_round()
     t.commit_and_reveal()
     if long:
