@@ -154,6 +154,13 @@ def test_a_dealer_blind_round_is_told_with_how_its_cards_were_opened(
     browser.execute_script("document.getElementById('who-won').scrollIntoView()")
     screenshot(browser, tmp_path, "blind-round-story")
     assert_clean_console(browser)
+    # the same round as the service serves it (compact, SPEC 13.1.1) is told the same way
+    told = [e.text for e in browser.find_elements("css selector", "#happened li")]
+    text = (SUITE / CASES["v3-toto21-compact"]["input"]).read_text()
+    assert _verify(browser, live_server, text, OPERATOR) == "valid"
+    assert [e.text for e in browser.find_elements("css selector", "#happened li")] == told
+    screenshot(browser, tmp_path, "blind-round-compact")
+    assert_clean_console(browser)
     # a forged one is not told as opened and checked
     text = (SUITE / CASES["v3-toto21-stacked-card"]["input"]).read_text()
     assert _verify(browser, live_server, text, OPERATOR) == "invalid"
