@@ -1104,6 +1104,30 @@ def _step_zero(suite: Suite, pins: Pins) -> None:
             "a bundle whose format member is written twice",
             "input.malformed_json",
         ),
+        "nested-512-deep": (
+            "inputs/nested-512.json",
+            b"[" * 512 + b"]" * 512,
+            "512 arrays inside one another: JSON, but no bundle",
+            "input.wrong_format",
+        ),
+        "nested-513-deep": (
+            "inputs/nested-513.json",
+            b"[" * 513 + b"]" * 513,
+            "513 arrays inside one another: deeper than a reader takes",
+            "input.malformed_json",
+        ),
+        "integer-4300-digits": (
+            "inputs/integer-4300-digits.json",
+            b"[" + b"9" * 4300 + b"]",
+            "an integer of 4,300 digits: JSON, but no bundle",
+            "input.wrong_format",
+        ),
+        "integer-4301-digits": (
+            "inputs/integer-4301-digits.json",
+            b"[-" + b"9" * 4301 + b"]",
+            "an integer of 4,301 digits: longer than a reader takes",
+            "input.malformed_json",
+        ),
         "checkpoint-byte-order-mark": (
             "inputs/checkpoint-byte-order-mark.txt",
             b"\xef\xbb\xbf" + suite.files[pins.latest],

@@ -59,6 +59,7 @@ class _Decoder(json.JSONDecoder):
         super().__init__(
             object_pairs_hook=self._pairs,
             parse_float=Float,
+            parse_int=_integer,
             parse_constant=_constant,
             strict=True,
         )
@@ -70,6 +71,12 @@ class _Decoder(json.JSONDecoder):
             return obj
         self.duplicates = True
         return DuplicateKeys(pairs)
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
+        raise ValueError(f"an integer of over {MAX_INTEGER_DIGITS} digits")
+    return int(text)
 
 
 def _constant(name: str) -> Any:
@@ -111,12 +118,38 @@ def loads_noting_duplicates(data: bytes | str) -> tuple[Any, bool]:
     return _decoded(decoder, data), decoder.duplicates
 
 
+# What is read as JSON at all (SPEC 7 step 0), the same in the browser's reader: at most this
+# many arrays and objects inside one another (Python's own parser gives up near 1,000, at a
+# depth its stack decides), and integers of at most this many digits (Python's default).
+MAX_READ_DEPTH = 512
+MAX_INTEGER_DIGITS = 4300
+
+
 def _decoded(decoder: json.JSONDecoder, data: bytes | str) -> Any:
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        return decoder.decode(text)
+        value = decoder.decode(text)
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise InputError("input.malformed_json", f"not JSON: {_short(e)}") from None
+    if _nested_over(text, value, MAX_READ_DEPTH):
+        reason = f"not JSON here: arrays and objects nested over {MAX_READ_DEPTH} deep"
+        raise InputError("input.malformed_json", reason)
+    return value
+
+
+def _nested_over(text: str, value: Any, limit: int) -> bool:
+    """Whether an array or object lies ``limit`` or more containers deep in ``value``, parsed
+    from ``text`` (a text with fewer brackets than that is not walked: most bundles)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    containers = [(value, 0)] if isinstance(value, dict | list) else []
+    while containers:
+        item, depth = containers.pop()
+        if depth >= limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        containers.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return False
 
 
 def has_duplicates(value: Any) -> bool:

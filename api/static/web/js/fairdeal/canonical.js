@@ -34,6 +34,10 @@ export class JsonFloat {
 
 /** Marks an object the reader found with a member name twice. */
 export const DUPLICATE = Symbol("fairdeal.duplicate");
+// What a reader takes as JSON at all (SPEC 7 step 0, verifier/inputs.py's): at most this many
+// arrays and objects inside one another, and integers of at most this many digits.
+export const MAX_READ_DEPTH = 512;
+export const MAX_INTEGER_DIGITS = 4300;
 
 /** The canonical text of ``value``; EncodingError for anything outside the domain. */
 export function canonical(value) {
@@ -133,8 +137,8 @@ class Reader {
   }
 
   value(depth) {
-    if (depth > 10000) this.fail("nested too deeply to read");
     const c = this.text[this.at];
+    if ((c === "{" || c === "[") && depth >= MAX_READ_DEPTH) this.fail(`arrays and objects nested over ${MAX_READ_DEPTH} deep`);
     if (c === "{") return this.object(depth);
     if (c === "[") return this.array(depth);
     if (c === '"') return this.string();
@@ -231,6 +235,7 @@ class Reader {
     if (m[1] !== undefined || m[2] !== undefined) return new JsonFloat(m[0]);
     const n = Number(m[0]);
     if (Number.isSafeInteger(n)) return n === 0 ? 0 : n;
+    if (m[0].replace("-", "").length > MAX_INTEGER_DIGITS) this.fail(`an integer of over ${MAX_INTEGER_DIGITS} digits`);
     return BigInt(m[0]);
   }
 }
