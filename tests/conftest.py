@@ -33,14 +33,11 @@ TIERS = {
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The browser tests share one xdist worker (one Chromium at a time, so that their
-    pages are not starved of the CPU), but for the ci tier's (the two Kvitlach tables, every
-    move; a Toto21 match nobody moves in; blind rounds dealt until a dealer is bust): each
-    is a long run of its own, with its own service and Chromiums, so they go side by side
-    on two workers instead of one after the other. A tier's tests (TIERS) run
-    only when asked for, by ``-m`` or its environment variable; the rest is the README's
-    command."""
+    pages are not starved of the CPU: two long browser runs side by side on two cores made
+    a page miss a five-second deadline's display). A tier's tests (TIERS) run only when
+    asked for, by ``-m`` or its environment variable; the rest is the README's command."""
     for item in items:
-        if BROWSER in item.path.parents and item.get_closest_marker("ci") is None:
+        if BROWSER in item.path.parents:
             item.add_marker(pytest.mark.xdist_group("browser"))
     asked = config.getoption("markexpr") or ""
     for tier, reason in TIERS.items():
