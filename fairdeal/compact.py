@@ -15,13 +15,12 @@ from typing import Any
 
 from fairdeal.canonical import json_text
 from fairdeal.errors import EncodingError
-from fairdeal.events import event_hash, has_shape
+from fairdeal.events import FIELDS, event_hash, has_shape
 from fairdeal.protocol import DECK_SHUFFLED
 
 # The members a compact event may leave out when they equal the event's before it.
 INHERITED = ("version", "table", "round", "time", "actor", "key_id")
-_FIELDS = ("version", "table", "round", "seq", "prev", "time", "type", "actor", "data")
-_MEMBERS = frozenset((*_FIELDS, "key_id", "signature"))
+_MEMBERS = frozenset((*FIELDS, "key_id", "signature"))
 _REQUIRED = frozenset(("seq", "type", "data", "signature"))
 _FIRST_REQUIRED = _MEMBERS
 
@@ -104,7 +103,7 @@ def _turned(entry: Any, before: dict[str, Any] | None) -> dict[str, Any] | None:
     if not all(has_shape(name, entry[name]) for name in INHERITED if name in entry):
         return None
     known = before or {}
-    event = {name: entry[name] if name in entry else known[name] for name in _FIELDS}
+    event = {name: entry[name] if name in entry else known[name] for name in FIELDS}
     event["data"] = _unpacked(entry["type"], entry["data"])
     try:
         digest = event_hash(event)

@@ -42,8 +42,8 @@ VERSION = 1  # the first protocol's events; a table's chain keeps its table_crea
 # dealer-blind tables (15.13)
 VERSIONS = (1, 2, 3)
 GENESIS_PREV = "0" * 64
-_FIELDS = ("version", "table", "round", "seq", "prev", "time", "type", "actor", "data")
-_FIELD_SET = frozenset(_FIELDS)
+FIELDS = ("version", "table", "round", "seq", "prev", "time", "type", "actor", "data")  # SPEC 5.1
+_FIELD_SET = frozenset(FIELDS)
 _SIGNED_FIELDS = frozenset(("event", "hash", "key_id", "signature"))
 _ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 _TYPE = re.compile(r"[a-z][a-z0-9_]{0,39}")
@@ -118,7 +118,7 @@ class Event:
         The fields are checked in SPEC 5.1's order, then the canonical domain.
         """
         if not isinstance(obj, dict) or obj.keys() != _FIELD_SET:
-            raise EventSchemaError(f"an event has exactly the fields {', '.join(_FIELDS)}")
+            raise EventSchemaError(f"an event has exactly the fields {', '.join(FIELDS)}")
         _check_shape(obj)
         try:
             canonical, data = _canonical(obj)
@@ -267,7 +267,7 @@ def _digest(canonical: bytes) -> bytes:
     return hashlib.sha256(tags.EVENT + canonical).digest()
 
 
-_SORTED_FIELDS = itemgetter(*sorted(_FIELDS))  # an event's fields, as a tuple in that order
+_SORTED_FIELDS = itemgetter(*sorted(FIELDS))  # an event's fields, as a tuple in that order
 
 
 # hot: kvitlach rounds, events; events verified per CPU second (every event is hashed)

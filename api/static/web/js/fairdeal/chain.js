@@ -8,7 +8,7 @@ import { GENESIS } from "./events.js";
 import { EVENT, EVENT_SIGNATURE } from "./tags.js";
 
 const VERSIONS = [1, 2, 3];
-const FIELDS = ["version", "table", "round", "seq", "prev", "time", "type", "actor", "data"];
+export const FIELDS = ["version", "table", "round", "seq", "prev", "time", "type", "actor", "data"];
 const ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const TYPE = /^[a-z][a-z0-9_]{0,39}$/;
 const ACTOR = /^(?:server|seat:(?:0|[1-9][0-9]?))$/;

@@ -3,13 +3,12 @@
 // cannot turn is left as it stands (and every one after it), and the chain check refuses it.
 
 import { base64ToBytes, bytesToHex, concatBytes, utf8 } from "./bytes.js";
-import { hasShape } from "./chain.js";
+import { FIELDS, hasShape } from "./chain.js";
 import { DUPLICATE, EncodingError, canonical } from "./canonical.js";
 import { sha256 } from "./crypto.js";
 import { DECK_SHUFFLED } from "./engine/protocol.js";
 import { EVENT } from "./tags.js";
 
-const FIELDS = ["version", "table", "round", "seq", "prev", "time", "type", "actor", "data"];
 const MEMBERS = new Set([...FIELDS, "key_id", "signature"]);
 const REQUIRED = ["seq", "type", "data", "signature"];
 // A shuffle proof's members in SPEC 15.11.6's order; true: an array of N values.
