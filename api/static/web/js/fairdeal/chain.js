@@ -66,8 +66,12 @@ async function readSigned(raw) {
     throw new SchemaError(`an event has exactly the fields ${FIELDS.join(", ")}`);
   }
   checkShape(raw.event);
-  const text = canonical(raw.event); // EncodingError: no canonical form
-  return bytesToHex(await sha256(concatBytes(EVENT, utf8(text))));
+  return eventHash(raw.event);
+}
+
+/** An event's hash (5.2) as hex, whatever its fields; EncodingError: no canonical form. */
+export function eventHash(event) {
+  return bytesToHex(sha256(concatBytes(EVENT, utf8(canonical(event)))));
 }
 
 /** Checks events one by one; ``intact`` while (1)-(3) hold for all of them. */

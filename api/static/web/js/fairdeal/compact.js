@@ -2,12 +2,10 @@
 // as fairdeal/compact.py's ``expanded`` does. Nothing is checked here: a compact event this
 // cannot turn is left as it stands (and every one after it), and the chain check refuses it.
 
-import { base64ToBytes, bytesToHex, concatBytes, utf8 } from "./bytes.js";
-import { FIELDS, hasShape } from "./chain.js";
-import { DUPLICATE, EncodingError, canonical } from "./canonical.js";
-import { sha256 } from "./crypto.js";
+import { base64ToBytes, bytesToHex } from "./bytes.js";
+import { FIELDS, eventHash, hasShape } from "./chain.js";
+import { DUPLICATE, EncodingError } from "./canonical.js";
 import { DECK_SHUFFLED } from "./engine/protocol.js";
-import { EVENT } from "./tags.js";
 
 const MEMBERS = new Set([...FIELDS, "key_id", "signature"]);
 const REQUIRED = ["seq", "type", "data", "signature"];
@@ -54,7 +52,7 @@ function turn(entry, before) {
   if (entry.type === DECK_SHUFFLED) event.data = rebuilt(entry.data);
   let hash;
   try {
-    hash = bytesToHex(sha256(concatBytes(EVENT, utf8(canonical(event)))));
+    hash = eventHash(event);
   } catch (e) {
     if (e instanceof EncodingError || e instanceof TypeError) return null;
     throw e;
